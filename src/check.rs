@@ -1,0 +1,145 @@
+//! `check`: load each pack, run the rules, build its report. Packs are checked in parallel
+//! across cores; the reports keep the order the folders were given in.
+
+use crate::diagnostic::Diagnostic;
+use crate::pack::{Pack, walk};
+use crate::report::PackReport;
+use crate::rules::{self, Checked, layout};
+
+/// A loaded and checked pack, for `test` to reuse.
+pub struct Loaded {
+    pub pack: Pack,
+    pub checked: Checked,
+}
+
+/// Checks one folder. `prefix` is what the text output puts before its paths.
+pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
+    let mut report = PackReport {
+        dir: dir.to_string(),
+        prefix,
+        uri_base: uri_base(dir),
+        ..PackReport::default()
+    };
+    match walk::load(std::path::Path::new(dir)) {
+        Err(err) => {
+            // `error nowhere: No such file or directory (os error 2)`: the folder as given.
+            report.prefix.clear();
+            report.diagnostics.push(
+                Diagnostic::file(&layout::UNREADABLE, dir, err.to_string()).pointing_at(None, None),
+            );
+            (report, None)
+        }
+        Ok(pack) => {
+            let checked = rules::run(&pack);
+            report.kind = Some(pack.kind);
+            report.skipped = pack.skipped.clone();
+            report.diagnostics = checked.diagnostics.clone();
+            if let Some(m) = &checked.manifest {
+                report.name = m.name.clone();
+                report.version = m.version.clone();
+            }
+            (report, Some(Loaded { pack, checked }))
+        }
+    }
+}
+
+/// Runs `f` over `items` on every core, returning the results in the items' order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(items.len().max(1));
+    if threads <= 1 {
+        return items.iter().enumerate().map(|(i, t)| f(i, t)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    let results = std::sync::Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut mine = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= items.len() {
+                        break;
+                    }
+                    mine.push((i, f(i, &items[i])));
+                }
+                if let Ok(mut r) = results.lock() {
+                    r.extend(mine);
+                }
+            });
+        }
+    });
+    for (i, r) in results.into_inner().unwrap_or_default() {
+        slots[i] = Some(r);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// The text prefix of a pack's paths: nothing with one folder, `<dir>/` with several.
+pub fn prefix_for(dir: &str, several: bool) -> String {
+    if several {
+        format!("{}/", dir.trim_end_matches('/'))
+    } else {
+        String::new()
+    }
+}
+
+/// Checks every folder (in parallel), reports in the order given.
+pub fn check_all(dirs: &[String]) -> Vec<PackReport> {
+    let several = dirs.len() > 1;
+    parallel_map(dirs, |_, d| check_dir(d, prefix_for(d, several)).0)
+}
+
+/// The folder relative to the working folder, `/`-separated, without `./` or a trailing `/`.
+pub fn uri_base(dir: &str) -> String {
+    let path = std::path::Path::new(dir);
+    let rel = if path.is_absolute() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(&cwd).ok().map(|p| p.to_path_buf()))
+            .unwrap_or_else(|| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for c in rel.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if parts.last().is_some_and(|p| p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..".into());
+                }
+            }
+            std::path::Component::RootDir => parts.push(String::new()),
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uri_bases_are_clean() {
+        assert_eq!(uri_base("./packs/a/"), "packs/a");
+        assert_eq!(uri_base("."), "");
+        assert_eq!(uri_base("a/../b"), "b");
+        assert_ne!(uri_base("./x"), "./x");
+    }
+
+    #[test]
+    fn parallel_map_keeps_order() {
+        let items: Vec<usize> = (0..100).collect();
+        assert_eq!(
+            parallel_map(&items, |_, x| x * 2),
+            items.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,281 @@
+//! The one value every rule returns: a [`Diagnostic`].
+//!
+//! Rules work in byte offsets ([`Span`]); [`resolve`] turns them into 1-based lines and
+//! columns (code points for text, UTF-16 code units for SARIF) at the edge, so renderers only
+//! read fields and compute nothing.
+
+use crate::rules::Rule;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A byte range inside one file (`start..end`, `end` exclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+    pub fn from_range(r: std::ops::Range<usize>) -> Self {
+        Span::new(r.start, r.end)
+    }
+}
+
+/// A resolved region: 1-based lines; `col`/`end_col` count Unicode scalar values, `col16`/
+/// `end_col16` UTF-16 code units; the end column is one past the last character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Region {
+    pub line: usize,
+    pub col: usize,
+    pub end_line: usize,
+    pub end_col: usize,
+    pub col16: usize,
+    pub end_col16: usize,
+}
+
+impl Region {
+    /// The whole-file finding: line 1, column 1.
+    pub const FILE: Region = Region {
+        line: 1,
+        col: 1,
+        end_line: 1,
+        end_col: 1,
+        col16: 1,
+        end_col16: 1,
+    };
+}
+
+/// How the text renderer writes the line after `error `/`warning `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Style {
+    /// `<subject>: <message>`, or `<subject>:<line>:<col>: <message>` when `show_position`.
+    Located { show_position: bool },
+    /// `<lead> <subject>` then `: <message>` when the message is not empty
+    /// (`unexpected file extra.txt`, `missing file pack.toml`).
+    Lead(&'static str),
+    /// `<message>` alone (pack-wide findings).
+    Bare,
+}
+
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub rule: &'static Rule,
+    pub severity: Severity,
+    /// The pack-relative, `/`-separated path the text line names (a file or a folder).
+    pub subject: Option<String>,
+    /// The pack-relative file the finding points at (SARIF location); `None` until
+    /// [`finish`] falls back to `pack.toml` or the pack's first file.
+    pub file: Option<String>,
+    /// Byte span inside `file`; `None` for a whole-file finding.
+    pub span: Option<Span>,
+    /// Filled by [`resolve`]: where `span` is, in lines and columns.
+    pub region: Region,
+    pub message: String,
+    pub style: Style,
+}
+
+impl Diagnostic {
+    /// `<path>: <message>`, pointing at the whole file.
+    pub fn file(rule: &'static Rule, path: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            severity: rule.severity,
+            subject: Some(path.to_string()),
+            file: Some(path.to_string()),
+            span: None,
+            region: Region::FILE,
+            message: message.into(),
+            style: Style::Located {
+                show_position: false,
+            },
+        }
+    }
+
+    /// `<path>:<line>:<col>: <message>`, at a span.
+    pub fn at(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span: Some(span),
+            style: Style::Located {
+                show_position: true,
+            },
+            ..Diagnostic::file(rule, path, message)
+        }
+    }
+
+    /// `<path>: <message>`, located at a span for machine formats but printed without position
+    /// (a TOML key's value rule: `pack.toml: name: core is reserved`).
+    pub fn key(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span: Some(span),
+            ..Diagnostic::file(rule, path, message)
+        }
+    }
+
+    /// `<lead> <path>[: <message>]`.
+    pub fn lead(
+        rule: &'static Rule,
+        lead: &'static str,
+        path: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            style: Style::Lead(lead),
+            ..Diagnostic::file(rule, path, message)
+        }
+    }
+
+    /// A pack-wide finding printed as its message alone.
+    pub fn pack(rule: &'static Rule, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            severity: rule.severity,
+            subject: None,
+            file: None,
+            span: None,
+            region: Region::FILE,
+            message: message.into(),
+            style: Style::Bare,
+        }
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Point the machine location at another file than the subject (a missing file → pack.toml).
+    pub fn pointing_at(mut self, file: Option<String>, span: Option<Span>) -> Self {
+        self.file = file;
+        self.span = span;
+        self
+    }
+
+    /// The text after `error `/`warning `, with `prefix` (the pack folder as given, with a
+    /// trailing `/`, or empty) before every pack path. Pack text is not escaped here: the
+    /// renderers do that.
+    pub fn text(&self, prefix: &str) -> String {
+        let subject = self.subject.as_deref().unwrap_or("");
+        match &self.style {
+            Style::Located { show_position } => {
+                if *show_position {
+                    format!(
+                        "{prefix}{subject}:{}:{}: {}",
+                        self.region.line, self.region.col, self.message
+                    )
+                } else {
+                    format!("{prefix}{subject}: {}", self.message)
+                }
+            }
+            Style::Lead(lead) => {
+                if self.message.is_empty() {
+                    format!("{lead} {prefix}{subject}")
+                } else {
+                    format!("{lead} {prefix}{subject}: {}", self.message)
+                }
+            }
+            Style::Bare => self.message.clone(),
+        }
+    }
+}
+
+/// Line starts of a text, to turn byte offsets into lines and columns.
+pub struct LineIndex<'a> {
+    text: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a [u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr_iter(b'\n', text).map(|i| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line, code-point column and UTF-16 column of a byte offset. Offsets inside a
+    /// character or past the end are clamped.
+    pub fn position(&self, offset: usize) -> (usize, usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let seg = &self.text[self.starts[line]..offset];
+        let (mut cp, mut u16s) = (0usize, 0usize);
+        // Count characters of possibly invalid UTF-8: each lead byte starts one character;
+        // a 4-byte lead is two UTF-16 units.
+        for &b in seg {
+            if (b & 0xC0) != 0x80 {
+                cp += 1;
+                u16s += if b >= 0xF0 { 2 } else { 1 };
+            }
+        }
+        (line + 1, cp + 1, u16s + 1)
+    }
+
+    pub fn region(&self, span: Span) -> Region {
+        let (line, col, col16) = self.position(span.start);
+        let (end_line, end_col, end_col16) = self.position(span.end.max(span.start));
+        Region {
+            line,
+            col,
+            end_line,
+            end_col,
+            col16,
+            end_col16,
+        }
+    }
+}
+
+fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    hay.iter()
+        .enumerate()
+        .filter_map(move |(i, &b)| (b == needle).then_some(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_code_points_and_utf16() {
+        let text = "ab\n\u{202E}x😀y\n".as_bytes();
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.position(0), (1, 1, 1));
+        assert_eq!(idx.position(3), (2, 1, 1));
+        // after U+202E (3 bytes) and x: column 3
+        assert_eq!(idx.position(7), (2, 3, 3));
+        // after the emoji (4 bytes): code point 4, UTF-16 5
+        assert_eq!(idx.position(11), (2, 4, 5));
+    }
+
+    #[test]
+    fn control_offsets_are_clamped() {
+        let idx = LineIndex::new(b"abc");
+        assert_eq!(idx.position(99), (1, 4, 4));
+        assert_ne!(
+            idx.position(1),
+            (1, 1, 1),
+            "a broken index would put every offset at 1:1"
+        );
+    }
+}

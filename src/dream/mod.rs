@@ -1,0 +1,2 @@
+//! The dreaming pass engine (built by the fixture work).
+pub mod stub;

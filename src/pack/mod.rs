@@ -1,0 +1,122 @@
+//! The pack model: what the walk found, with every file's bytes read once.
+//!
+//! No rule logic lives here beyond what keeps a hostile tree cheap: links are never followed,
+//! FIFOs and devices are never opened, no file is read past its size limit plus one byte, and a
+//! walk stops after [`MAX_ENTRIES`] entries.
+
+pub mod walk;
+
+use crate::diagnostic::Diagnostic;
+
+/// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
+pub const ONE_FILE_LIMIT: u64 = 65_536;
+/// The walk stops after this many entries (SPEC 3.1).
+pub const MAX_ENTRIES: usize = 10_000;
+/// Content is read until this many bytes in all; past it, files are sized but not read (the
+/// pack is then far over its 524,288-byte limit anyway).
+pub const READ_BUDGET: u64 = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Pass,
+    Theme,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Pass => "pass",
+            Kind::Theme => "theme",
+        }
+    }
+}
+
+/// What a walk entry is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    /// A folder; `descended` is false for a folder the layout does not allow.
+    Dir {
+        descended: bool,
+    },
+    Symlink,
+    /// FIFO, socket, device: never opened.
+    Special,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Pack-relative, `/`-separated (lossy where a name is not UTF-8).
+    pub path: String,
+    pub kind: EntryKind,
+    /// Whether every component of the name is valid UTF-8.
+    pub utf8: bool,
+    /// For a folder not descended into: its first regular file in walk order, if a short look
+    /// finds one (where a SARIF location for the folder points).
+    pub first_file: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PackFile {
+    pub path: String,
+    /// The size the file system reports.
+    pub size: u64,
+    /// The bytes read: the whole file when `complete`, else a prefix (or nothing).
+    pub bytes: Vec<u8>,
+    pub complete: bool,
+}
+
+impl PackFile {
+    /// The file as text, when it was read whole and is UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        if self.complete {
+            std::str::from_utf8(&self.bytes).ok()
+        } else {
+            None
+        }
+    }
+
+    pub fn in_tests(&self) -> bool {
+        self.path.starts_with("tests/")
+    }
+}
+
+#[derive(Debug)]
+pub struct Pack {
+    /// The folder on disk.
+    pub dir: std::path::PathBuf,
+    pub kind: Kind,
+    /// Every entry in walk order (skipped ones excluded).
+    pub entries: Vec<Entry>,
+    /// Regular files, in walk order.
+    pub files: Vec<PackFile>,
+    /// `skipped <path>` lines, in walk order.
+    pub skipped: Vec<String>,
+    /// Findings of the walk itself (entry limit, unreadable entries).
+    pub walk_diagnostics: Vec<Diagnostic>,
+    /// Path → index in `files`.
+    pub index: std::collections::HashMap<String, usize>,
+}
+
+impl Pack {
+    pub fn file(&self, path: &str) -> Option<&PackFile> {
+        self.index.get(path).map(|&i| &self.files[i])
+    }
+
+    /// Files under a folder prefix such as `passes/`.
+    pub fn files_under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a PackFile> + 'a {
+        self.files
+            .iter()
+            .filter(move |f| f.path.starts_with(prefix))
+    }
+
+    /// Where a pack-wide finding points: `pack.toml`, or the first file in walk order.
+    pub fn anchor_file(&self) -> Option<String> {
+        if self.file("pack.toml").is_some() {
+            Some("pack.toml".to_string())
+        } else {
+            self.files.first().map(|f| f.path.clone())
+        }
+    }
+}

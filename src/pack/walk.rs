@@ -1,0 +1,200 @@
+//! Walking a pack folder: byte order, depth first, links never followed, special files never
+//! opened, reads bounded.
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use super::{Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET};
+use crate::diagnostic::Diagnostic;
+use crate::rules::{layout, sizes};
+
+/// Deepest level the walk visits: a path has at most six components, so a seventh is reported
+/// and nothing below it is read.
+const MAX_DEPTH: usize = 7;
+
+/// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
+/// (`error nowhere: No such file or directory (os error 2)`).
+pub fn load(dir: &Path) -> std::io::Result<Pack> {
+    // Fail as the seed does for a folder that cannot be read: read_dir gives the OS's error
+    // (also for a file given instead of a folder).
+    std::fs::read_dir(dir)?;
+    let mut pack = Pack {
+        dir: dir.to_path_buf(),
+        kind: Kind::Pass,
+        entries: Vec::new(),
+        files: Vec::new(),
+        skipped: Vec::new(),
+        walk_diagnostics: Vec::new(),
+        index: Default::default(),
+    };
+    // pack.toml decides the layout, so it is read first (and kept: one read per file).
+    let manifest = read_bounded(&dir.join("pack.toml"));
+    if let Ok(Some((bytes, _))) = &manifest {
+        pack.kind = crate::rules::manifest::kind_of(bytes);
+    }
+    let mut manifest = manifest.ok().flatten();
+    let mut budget = READ_BUDGET;
+    let mut walker = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .max_depth(MAX_DEPTH)
+        .follow_links(false)
+        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
+        .into_iter();
+    let mut count = 0usize;
+    while let Some(item) = walker.next() {
+        let entry = match item {
+            Ok(e) => e,
+            Err(err) => {
+                let path = err
+                    .path()
+                    .map(|p| rel(dir, p).0)
+                    .unwrap_or_else(|| ".".to_string());
+                let msg = err
+                    .io_error()
+                    .map(|e| e.to_string())
+                    .unwrap_or_else(|| err.to_string());
+                pack.walk_diagnostics.push(
+                    Diagnostic::file(&layout::UNREADABLE, &path, msg).pointing_at(None, None),
+                );
+                continue;
+            }
+        };
+        let (path, utf8) = rel(dir, entry.path());
+        let name = entry.file_name().to_string_lossy();
+        let ft = entry.file_type();
+        if name.starts_with('.') || (entry.depth() == 1 && name == "origin.json") {
+            pack.skipped.push(path);
+            if ft.is_dir() {
+                walker.skip_current_dir();
+            }
+            continue;
+        }
+        count += 1;
+        if count > MAX_ENTRIES {
+            pack.walk_diagnostics.push(Diagnostic::pack(
+                &sizes::ENTRY_LIMIT,
+                format!("the walk stopped after {MAX_ENTRIES} entries: the pack holds more"),
+            ));
+            break;
+        }
+        let mut first_file = None;
+        let kind = if ft.is_symlink() {
+            EntryKind::Symlink
+        } else if ft.is_dir() {
+            let descend =
+                utf8 && entry.depth() < MAX_DEPTH && layout::allowed_folder(pack.kind, &path);
+            if !descend {
+                walker.skip_current_dir();
+                first_file = first_file_below(dir, entry.path());
+            }
+            EntryKind::Dir { descended: descend }
+        } else if ft.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Special
+        };
+        if kind == EntryKind::File {
+            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            let mut file = PackFile {
+                path: path.clone(),
+                size,
+                bytes: Vec::new(),
+                complete: false,
+            };
+            let kept = if entry.depth() == 1 && path == "pack.toml" {
+                manifest.take()
+            } else {
+                None
+            };
+            if let Some((bytes, complete)) = kept {
+                file.complete = complete;
+                file.bytes = bytes;
+            } else if size <= ONE_FILE_LIMIT && size <= budget {
+                match read_bounded(entry.path()) {
+                    Ok(Some((bytes, complete))) => {
+                        file.complete = complete;
+                        if !complete {
+                            file.size = file.size.max(bytes.len() as u64);
+                        }
+                        file.bytes = bytes;
+                    }
+                    Ok(None) => {}
+                    Err(err) => pack.walk_diagnostics.push(Diagnostic::file(
+                        &layout::UNREADABLE,
+                        &path,
+                        err.to_string(),
+                    )),
+                }
+            }
+            budget = budget.saturating_sub(file.bytes.len() as u64);
+            pack.index.insert(path.clone(), pack.files.len());
+            pack.files.push(file);
+        }
+        pack.entries.push(Entry {
+            path,
+            kind,
+            utf8,
+            first_file,
+        });
+    }
+    Ok(pack)
+}
+
+/// Reads at most `ONE_FILE_LIMIT + 1` bytes of a regular file, never following a link and never
+/// blocking on a FIFO. `Ok(None)`: not a regular file. The flag says whether the whole file fit.
+pub fn read_bounded(path: &Path) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    let file = match file {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(ONE_FILE_LIMIT + 1) as usize);
+    file.take(ONE_FILE_LIMIT + 1).read_to_end(&mut bytes)?;
+    let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
+    Ok(Some((bytes, complete)))
+}
+
+/// The first regular file below a folder, in walk order, looking at no more than 64 entries.
+fn first_file_below(dir: &Path, folder: &Path) -> Option<String> {
+    walkdir::WalkDir::new(folder)
+        .min_depth(1)
+        .max_depth(MAX_DEPTH)
+        .follow_links(false)
+        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
+        .into_iter()
+        .take(64)
+        .filter_map(Result::ok)
+        .find(|e| e.file_type().is_file())
+        .map(|e| rel(dir, e.path()))
+        .filter(|(_, utf8)| *utf8)
+        .map(|(p, _)| p)
+}
+
+/// The pack-relative `/`-separated path, and whether it is valid UTF-8.
+fn rel(dir: &Path, path: &Path) -> (String, bool) {
+    let r = path.strip_prefix(dir).unwrap_or(path);
+    let mut utf8 = true;
+    let parts: Vec<String> = r
+        .components()
+        .map(|c| {
+            let s = c.as_os_str();
+            match s.to_str() {
+                Some(s) => s.to_string(),
+                None => {
+                    utf8 = false;
+                    s.to_string_lossy().into_owned()
+                }
+            }
+        })
+        .collect();
+    (parts.join("/"), utf8)
+}

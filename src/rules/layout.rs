@@ -1,0 +1,265 @@
+//! Layout: only the seed's paths are allowed; the required files exist; links and special files
+//! are errors.
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pack::{EntryKind, Kind, Pack};
+
+pub static UNEXPECTED_FILE: Rule = Rule {
+    id: "unexpected-file",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "A file at a path the pack layout does not allow",
+    description: "A pass pack holds only pack.toml, README.md, LICENSE or LICENSE.md, passes/<name>.toml, prompts/<name>.md, personas/<name>.md, templates/**/*.md and tests/<case>/ with case.toml, notes/**/*.md and transcripts/<name>.jsonl. A theme pack holds pack.toml, README.md, a licence, theme.css and theme.json. Anything else is shipped to users without any rule looking at it.",
+    help: "Delete the file, or move it to the path the layout gives for what it is.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static UNEXPECTED_FOLDER: Rule = Rule {
+    id: "unexpected-folder",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "A folder no allowed path can live in",
+    description: "A folder such as assets/ or node_modules/ can hold no allowed file. It is reported once and not descended into, so a large vendored tree costs nothing.",
+    help: "Delete the folder; a pack is only the files the layout lists.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static MISSING_FILE: Rule = Rule {
+    id: "missing-file",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "A required file is missing",
+    description: "Every pack needs pack.toml and README.md; a pass pack needs at least one passes/<name>.toml, and every tests/<case>/ folder needs a case.toml; a theme pack needs theme.css and theme.json.",
+    help: "Add the file the message names.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static SYMBOLIC_LINK: Rule = Rule {
+    id: "symbolic-link",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "A symbolic link in the pack",
+    description: "A link can point outside the pack (to a secret, to /dev/zero) and means something else on every machine. hippo-packs never follows one.",
+    help: "Replace the link with the file itself, or delete it.",
+    security_severity: Some("5.0"),
+    precision: "very-high",
+};
+
+pub static SPECIAL_FILE: Rule = Rule {
+    id: "special-file",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "An entry that is neither a regular file nor a folder",
+    description: "FIFOs, sockets and devices are never opened (opening a FIFO would hang the check) and have no place in a pack.",
+    help: "Delete the entry.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static UNREADABLE: Rule = Rule {
+    id: "unreadable",
+    family: "layout",
+    severity: Severity::Error,
+    summary: "An entry that cannot be read",
+    description: "The walk could not read a folder or a file (permissions, a file that vanished). What cannot be read cannot be checked, so it is an error.",
+    help: "Make the entry readable, or delete it.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static RULES: &[&Rule] = &[
+    &UNEXPECTED_FILE,
+    &UNEXPECTED_FOLDER,
+    &MISSING_FILE,
+    &SYMBOLIC_LINK,
+    &SPECIAL_FILE,
+    &UNREADABLE,
+];
+
+/// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
+pub fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// What an allowed path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Manifest,
+    Readme,
+    License,
+    Pass,
+    Prompt,
+    Persona,
+    Template,
+    Case,
+    Note,
+    Transcript,
+    ThemeCss,
+    ThemeJson,
+}
+
+/// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
+/// the name rule applies to (a pass, prompt, persona or transcript name), if any.
+pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
+    let parts: Vec<&str> = path.split('/').collect();
+    let top = |p| Some((p, None));
+    match kind {
+        Kind::Theme => match parts.as_slice() {
+            ["pack.toml"] => top(Place::Manifest),
+            ["README.md"] => top(Place::Readme),
+            ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
+            ["theme.css"] => top(Place::ThemeCss),
+            ["theme.json"] => top(Place::ThemeJson),
+            _ => None,
+        },
+        Kind::Pass => match parts.as_slice() {
+            ["pack.toml"] => top(Place::Manifest),
+            ["README.md"] => top(Place::Readme),
+            ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
+            ["passes", f] => f.strip_suffix(".toml").map(|n| (Place::Pass, Some(n))),
+            ["prompts", f] => f.strip_suffix(".md").map(|n| (Place::Prompt, Some(n))),
+            ["personas", f] => f.strip_suffix(".md").map(|n| (Place::Persona, Some(n))),
+            ["templates", .., f] if f.ends_with(".md") => top(Place::Template),
+            ["tests", case, "case.toml"] => Some((Place::Case, Some(*case))),
+            ["tests", _, "notes", .., f] if f.ends_with(".md") => top(Place::Note),
+            ["tests", _, "transcripts", f] => f
+                .strip_suffix(".jsonl")
+                .map(|n| (Place::Transcript, Some(n))),
+            _ => None,
+        },
+    }
+}
+
+/// Whether a folder can hold an allowed file (the walk descends only into those).
+pub fn allowed_folder(kind: Kind, path: &str) -> bool {
+    if kind == Kind::Theme {
+        return false;
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    matches!(
+        parts.as_slice(),
+        ["passes"]
+            | ["prompts"]
+            | ["personas"]
+            | ["templates", ..]
+            | ["tests"]
+            | ["tests", _]
+            | ["tests", _, "notes", ..]
+            | ["tests", _, "transcripts"]
+    )
+}
+
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    for e in &pack.entries {
+        match e.kind {
+            EntryKind::Symlink => {
+                out.push(Diagnostic::file(&SYMBOLIC_LINK, &e.path, "symbolic link"))
+            }
+            EntryKind::Special => out.push(Diagnostic::file(
+                &SPECIAL_FILE,
+                &e.path,
+                "not a regular file or folder",
+            )),
+            EntryKind::Dir { descended: false } if e.utf8 => {
+                out.push(
+                    Diagnostic::lead(&UNEXPECTED_FOLDER, "unexpected folder", &e.path, "")
+                        .pointing_at(e.first_file.clone(), None),
+                );
+            }
+            EntryKind::File if e.utf8 && place(pack.kind, &e.path).is_none() => out.push(
+                Diagnostic::lead(&UNEXPECTED_FILE, "unexpected file", &e.path, ""),
+            ),
+            _ => {}
+        }
+    }
+    let missing = |path: &str, why: &str| {
+        Diagnostic::lead(&MISSING_FILE, "missing file", path, why).pointing_at(None, None)
+    };
+    for required in ["pack.toml", "README.md"] {
+        if pack.file(required).is_none() {
+            out.push(missing(required, ""));
+        }
+    }
+    match pack.kind {
+        Kind::Theme => {
+            for required in ["theme.css", "theme.json"] {
+                if pack.file(required).is_none() {
+                    out.push(missing(required, ""));
+                }
+            }
+        }
+        Kind::Pass => {
+            let has_pass = pack
+                .files
+                .iter()
+                .any(|f| matches!(place(Kind::Pass, &f.path), Some((Place::Pass, _))));
+            if !has_pass {
+                out.push(missing(
+                    "passes/<name>.toml",
+                    "a pack needs at least one pass",
+                ));
+            }
+            for e in &pack.entries {
+                let parts: Vec<&str> = e.path.split('/').collect();
+                if let (["tests", _], EntryKind::Dir { descended: true }) =
+                    (parts.as_slice(), &e.kind)
+                {
+                    let case = format!("{}/case.toml", e.path);
+                    if pack.file(&case).is_none() {
+                        out.push(missing(&case, ""));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_follow_the_seed_layout() {
+        assert_eq!(
+            place(Kind::Pass, "passes/a-b.toml"),
+            Some((Place::Pass, Some("a-b")))
+        );
+        assert_eq!(
+            place(Kind::Pass, "templates/x/y/Any Name.md").map(|p| p.0),
+            Some(Place::Template)
+        );
+        assert_eq!(
+            place(Kind::Pass, "tests/c/notes/a/b.md").map(|p| p.0),
+            Some(Place::Note)
+        );
+        assert_eq!(
+            place(Kind::Pass, "extra.txt"),
+            None,
+            "control: extra.txt is not allowed"
+        );
+        assert_eq!(place(Kind::Pass, "theme.css"), None);
+        assert_eq!(
+            place(Kind::Theme, "theme.css").map(|p| p.0),
+            Some(Place::ThemeCss)
+        );
+        assert_eq!(place(Kind::Pass, "tests/c/transcripts/x.json"), None);
+    }
+
+    #[test]
+    fn name_rule() {
+        assert!(is_name("decision-log"));
+        assert!(is_name("a1"));
+        for bad in ["", "-a", "a-", "a--b", "A", "a_b", "é"] {
+            assert!(!is_name(bad), "{bad:?} must break the name rule");
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The rule catalogue and the rule engine.
+//!
+//! Each family module declares its rules as `static` [`Rule`] values (id, severity, texts)
+//! beside the logic that reports them, and lists them in its `RULES`. [`catalogue`] is the
+//! families in the seed's order of checks; `hippo-packs rules`, the SARIF rule list and the
+//! docs all read it.
+
+use crate::diagnostic::{Diagnostic, LineIndex, Severity};
+use crate::pack::{Kind, Pack};
+
+pub mod case;
+pub mod content;
+pub mod layout;
+pub mod manifest;
+pub mod pass;
+pub mod paths;
+pub mod persona;
+pub mod prompt;
+pub mod redaction;
+pub mod sizes;
+pub mod text;
+pub mod theme;
+pub mod transcript;
+pub mod unreferenced;
+
+/// One rule: a stable kebab-case id, its default severity and its documentation.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable kebab-case id (`invisible-character`).
+    pub id: &'static str,
+    /// The family, used as a SARIF tag and to group the reference (`layout`, `text`, ...).
+    pub family: &'static str,
+    pub severity: Severity,
+    /// One line: what the rule reports.
+    pub summary: &'static str,
+    /// What it checks and why it matters.
+    pub description: &'static str,
+    /// How to fix a finding.
+    pub help: &'static str,
+    /// SARIF `security-severity` for security rules ("0.1" to "10.0").
+    pub security_severity: Option<&'static str>,
+    /// SARIF precision: `very-high`, `high`, `medium` or `low`.
+    pub precision: &'static str,
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+/// Every rule, in catalogue order: the seed's order of checks (layout, paths, text, sizes,
+/// manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
+/// seed's table order (not referenced, closing instruction, persona sections, reply contract,
+/// injection, URL, shell, encoded run, redaction), then the fixture runner's rule.
+pub fn catalogue() -> &'static [&'static Rule] {
+    static ALL: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let families: &[&[&'static Rule]] = &[
+            layout::RULES,
+            paths::RULES,
+            text::RULES,
+            sizes::RULES,
+            manifest::RULES,
+            pass::RULES,
+            prompt::RULES,
+            persona::RULES,
+            case::RULES,
+            transcript::RULES,
+            theme::RULES,
+            unreferenced::RULES,
+            content::RULES,
+            redaction::RULES,
+            crate::fixture::RULES,
+        ];
+        families.iter().flat_map(|f| f.iter().copied()).collect()
+    })
+}
+
+/// Position of a rule in the catalogue (unknown rules sort last).
+pub fn rank(rule: &Rule) -> usize {
+    catalogue()
+        .iter()
+        .position(|r| r.id == rule.id)
+        .unwrap_or(usize::MAX)
+}
+
+/// Sort rank of a diagnostic's rule, as SPEC 2 orders them: errors in the order of checks
+/// (redaction right after sizes), warnings in the seed's table order (redaction last).
+fn order(d: &Diagnostic) -> usize {
+    if d.rule.id == redaction::REDACTION.id && d.severity == Severity::Error {
+        rank(&sizes::PACK_SIZE) * 2 + 1
+    } else {
+        rank(d.rule) * 2
+    }
+}
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    catalogue().iter().copied().find(|r| r.id == id)
+}
+
+/// What a check learns besides its diagnostics: the parsed files that `test` reuses.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub diagnostics: Vec<Diagnostic>,
+    pub manifest: Option<manifest::Manifest>,
+    pub passes: Vec<pass::PassDef>,
+    /// Whether every pass file parsed (the unreferenced warning needs that).
+    pub passes_parsed: bool,
+    pub cases: Vec<case::CaseDef>,
+}
+
+/// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
+pub fn run(pack: &Pack) -> Checked {
+    let mut out = Checked {
+        passes_parsed: true,
+        ..Checked::default()
+    };
+    let d = &mut out.diagnostics;
+    d.extend(pack.walk_diagnostics.iter().cloned());
+    layout::check(pack, d);
+    paths::check(pack, d);
+    text::check(pack, d);
+    sizes::check(pack, d);
+    out.manifest = manifest::check(pack, &mut out.diagnostics);
+    match pack.kind {
+        Kind::Theme => theme::check(pack, &mut out.diagnostics),
+        Kind::Pass => {
+            let (passes, all_parsed) = pass::check(pack, &mut out.diagnostics);
+            out.passes = passes;
+            out.passes_parsed = all_parsed;
+            prompt::check(pack, &out.passes, &mut out.diagnostics);
+            persona::check(pack, &mut out.diagnostics);
+            out.cases = case::check(pack, &out.passes, &mut out.diagnostics);
+            transcript::check(pack, &out.cases, &mut out.diagnostics);
+            if out.passes_parsed {
+                unreferenced::check(pack, &out.passes, &mut out.diagnostics);
+            }
+        }
+    }
+    content::check(pack, &mut out.diagnostics);
+    redaction::check(pack, &mut out.diagnostics);
+    finish(pack, &mut out.diagnostics);
+    out
+}
+
+/// The edge: every diagnostic gets a file to point at (pack-wide ones at `pack.toml`, or the
+/// pack's first file), its span resolved into lines and columns, and the list its order.
+pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
+    let fallback = pack.anchor_file();
+    let mut indexes: std::collections::HashMap<String, LineIndex<'_>> = Default::default();
+    for d in diags.iter_mut() {
+        if d.file.is_none() {
+            d.file = fallback.clone();
+            d.span = None;
+        }
+        if let (Some(file), Some(span)) = (&d.file, d.span) {
+            if let Some(f) = pack.file(file) {
+                let idx = indexes
+                    .entry(file.clone())
+                    .or_insert_with(|| LineIndex::new(&f.bytes));
+                d.region = idx.region(span);
+            }
+        }
+    }
+    sort(diags);
+}
+
+/// SPEC 2's order: errors, then warnings; each by subject (pack-wide first, then paths in byte
+/// order), then catalogue order, then position.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        a.severity
+            .cmp(&b.severity)
+            .then_with(|| a.subject.cmp(&b.subject))
+            .then_with(|| order(a).cmp(&order(b)))
+            .then_with(|| a.span.map(|s| s.start).cmp(&b.span.map(|s| s.start)))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_ids_are_unique_kebab_case_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for r in catalogue() {
+            assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
+            assert!(
+                r.id.split('-').all(|p| !p.is_empty()
+                    && p.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())),
+                "rule id {} is not kebab-case",
+                r.id
+            );
+            assert!(!r.summary.is_empty(), "{} has no summary", r.id);
+            assert!(!r.description.is_empty(), "{} has no description", r.id);
+            assert!(!r.help.is_empty(), "{} has no help", r.id);
+        }
+        assert!(seen.len() > 10, "the catalogue lost its families");
+    }
+}

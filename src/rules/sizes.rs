@@ -1,0 +1,129 @@
+//! Sizes: one file, files outside tests/, the whole pack, the number of files.
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pack::{ONE_FILE_LIMIT, Pack};
+
+pub static FILE_SIZE: Rule = Rule {
+    id: "file-size",
+    family: "sizes",
+    severity: Severity::Error,
+    summary: "A file over 65,536 bytes",
+    description: "One file may hold at most 65,536 bytes. A pack is a few prompts and small fixtures; a larger file is data that has no place in it, and it is not read further than the limit.",
+    help: "Shorten the file, or split a fixture into several cases.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static OUTSIDE_TESTS_SIZE: Rule = Rule {
+    id: "outside-tests-size",
+    family: "sizes",
+    severity: Severity::Error,
+    summary: "Files outside tests/ over 131,072 bytes in all",
+    description: "What hippo installs (everything but tests/) may total at most 131,072 bytes, which keeps the text sent to models reviewable.",
+    help: "Shorten the prompts, personas and templates.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static PACK_SIZE: Rule = Rule {
+    id: "pack-size",
+    family: "sizes",
+    severity: Severity::Error,
+    summary: "A pack over 524,288 bytes",
+    description: "The whole pack, fixtures included, may total at most 524,288 bytes.",
+    help: "Make the fixtures smaller or fewer.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static FILE_COUNT: Rule = Rule {
+    id: "file-count",
+    family: "sizes",
+    severity: Severity::Error,
+    summary: "A pack with more than 100 files",
+    description: "A pack holds at most 100 files.",
+    help: "Merge or delete files; fewer, larger fixture cases often say the same.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static ENTRY_LIMIT: Rule = Rule {
+    id: "entry-limit",
+    family: "sizes",
+    severity: Severity::Error,
+    summary: "A tree with more than 10,000 entries",
+    description: "The walk stops after 10,000 entries, so a hostile tree cannot make a registry run slow. What lies beyond is not checked.",
+    help: "Delete what does not belong in the pack.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static RULES: &[&Rule] = &[
+    &FILE_SIZE,
+    &OUTSIDE_TESTS_SIZE,
+    &PACK_SIZE,
+    &FILE_COUNT,
+    &ENTRY_LIMIT,
+];
+
+/// `65536` → `65,536`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    let (mut total, mut outside) = (0u64, 0u64);
+    for f in &pack.files {
+        if f.size > ONE_FILE_LIMIT {
+            out.push(Diagnostic::file(
+                &FILE_SIZE,
+                &f.path,
+                format!("{} bytes, over the 65,536-byte limit for one file", f.size),
+            ));
+        }
+        total = total.saturating_add(f.size);
+        if !f.in_tests() {
+            outside = outside.saturating_add(f.size);
+        }
+    }
+    if outside > 131_072 {
+        out.push(Diagnostic::pack(
+            &OUTSIDE_TESTS_SIZE,
+            format!("files outside tests/ total {outside} bytes, over the 131,072-byte limit"),
+        ));
+    }
+    if total > 524_288 {
+        out.push(Diagnostic::pack(
+            &PACK_SIZE,
+            format!("the pack totals {total} bytes, over the 524,288-byte limit"),
+        ));
+    }
+    if pack.files.len() > 100 {
+        out.push(Diagnostic::pack(
+            &FILE_COUNT,
+            format!(
+                "the pack holds {} files, over the limit of 100",
+                pack.files.len()
+            ),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands() {
+        assert_eq!(super::thousands(65536), "65,536");
+        assert_eq!(super::thousands(100), "100");
+        assert_ne!(super::thousands(1000), "1000");
+    }
+}

@@ -1,0 +1,110 @@
+//! TOML with spans: the manifest, pass and case rules report keys and values where they stand.
+
+use crate::diagnostic::Span;
+pub use toml::Spanned;
+pub use toml::de::{DeArray, DeTable, DeValue};
+
+/// A parse error: the message and where it is.
+pub struct SyntaxError {
+    pub message: String,
+    pub span: Span,
+}
+
+/// Parses a TOML document, keeping every key's and value's span.
+pub fn parse(text: &str) -> Result<Spanned<DeTable<'_>>, SyntaxError> {
+    DeTable::parse(text).map_err(|e| SyntaxError {
+        message: first_line(e.message()),
+        span: e.span().map(Span::from_range).unwrap_or(Span::new(0, 0)),
+    })
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// The entries of a table sorted by where they stand in the file.
+pub fn entries<'a, 'i>(
+    table: &'a DeTable<'i>,
+) -> Vec<(
+    &'a Spanned<std::borrow::Cow<'i, str>>,
+    &'a Spanned<DeValue<'i>>,
+)> {
+    let mut v: Vec<_> = table.iter().collect();
+    v.sort_by_key(|(k, _)| k.span().start);
+    v
+}
+
+/// Finds a key: its span and its value.
+pub fn get<'a, 'i>(table: &'a DeTable<'i>, key: &str) -> Option<(Span, &'a Spanned<DeValue<'i>>)> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(k, v)| (Span::from_range(k.span()), v))
+}
+
+pub fn span_of<T>(v: &Spanned<T>) -> Span {
+    Span::from_range(v.span())
+}
+
+/// The name of a value's type, for messages (`expected a string, found an integer`).
+pub fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date-time",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+/// A value as a list of strings, or why not.
+pub fn string_list<'a>(v: &'a DeValue<'_>) -> Result<Vec<(&'a str, Span)>, String> {
+    let arr = v
+        .as_array()
+        .ok_or_else(|| format!("expected a list of strings, found {}", type_name(v)))?;
+    arr.iter()
+        .map(|item| match item.get_ref() {
+            DeValue::String(s) => Ok((s.as_ref(), span_of(item))),
+            other => Err(format!(
+                "expected a list of strings, found {} in it",
+                type_name(other)
+            )),
+        })
+        .collect()
+}
+
+/// An integer value (decimal, hex, octal or binary as TOML writes it).
+pub fn integer(v: &DeValue<'_>) -> Option<i64> {
+    let i = v.as_integer()?;
+    let s = i.as_str().replace('_', "");
+    let (digits, radix) = match i.radix() {
+        10 => (s.as_str(), 10),
+        r => (s.get(2..).unwrap_or(""), r),
+    };
+    i64::from_str_radix(digits, radix).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_keep_their_spans() {
+        let text = "a = 1\nname = \"x\"\n";
+        let t = parse(text).ok().unwrap();
+        let (span, v) = get(t.get_ref(), "name").unwrap();
+        assert_eq!(&text[span.start..span.end], "name");
+        assert_eq!(v.get_ref().as_str(), Some("x"));
+        assert_eq!(integer(get(t.get_ref(), "a").unwrap().1.get_ref()), Some(1));
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let text = "a = 1\nb = [\n";
+        let e = parse(text).err().expect("broken TOML must not parse");
+        assert!(e.span.start >= 6, "{}", e.span.start);
+        assert!(!e.message.is_empty());
+    }
+}
