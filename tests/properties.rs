@@ -52,7 +52,7 @@ fn text(rng: &mut Rng) -> Vec<u8> {
     for _ in 0..n {
         s.extend_from_slice(rng.pick(PIECES).as_bytes());
     }
-    if rng.next() % 7 == 0 {
+    if rng.next().is_multiple_of(7) {
         let at = (rng.next() as usize) % (s.len() + 1);
         s.insert(at, 0xFF); // invalid UTF-8
     }
