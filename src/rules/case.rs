@@ -366,9 +366,13 @@ fn check_case(
         None => cx.missing(None, "pass", ""),
         Some((_, v)) => {
             if let Some(p) = cx.string(v, "pass") {
+                let has_passes = pack
+                    .files_under("passes/")
+                    .any(|f| f.path.ends_with(".toml"));
                 if pack.file(&format!("passes/{p}.toml")).is_some() {
                     case.pass = Some(p);
-                } else {
+                } else if has_passes {
+                    // With no pass file at all, `missing file passes/<name>.toml` says it.
                     cx.value(
                         tomlx::span_of(v),
                         format!("pass: no pass named {p} in this pack"),

@@ -117,10 +117,12 @@ pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) {
 
 fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Diagnostic>) {
     let transcripts = case_transcripts(pack, name);
-    // A transcript the text or size rules refuse (not UTF-8, over its limit) is not read.
+    // A transcript the text or size rules refuse (not UTF-8, over its limit), or a line that is
+    // not JSON, may hold what the case-wide rules look for: their errors say enough.
     let unreadable = pack
         .files_under(&format!("tests/{name}/transcripts/"))
-        .any(|f| f.path.ends_with(".jsonl") && f.text().is_none());
+        .any(|f| f.path.ends_with(".jsonl") && f.text().is_none())
+        || transcripts.iter().any(Transcript::has_unreadable_lines);
     let dir = format!("tests/{name}");
     let case_file = format!("{dir}/case.toml");
     let anchor = pack.file(&case_file).map(|_| case_file.clone());
@@ -206,7 +208,7 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
         }
     }
     // A file or a line that could not be read may hold the missing turns: its error says enough.
-    if unreadable || transcripts.iter().any(Transcript::has_unreadable_lines) {
+    if unreadable {
         return;
     }
     for s in &case.sessions {
