@@ -105,7 +105,9 @@ mod tests {
     #[test]
     fn syntax_errors_are_located() {
         let text = "a = 1\nb = [\n";
-        let e = parse(text).err().expect("broken TOML must not parse");
+        let Err(e) = parse(text) else {
+            panic!("broken TOML must not parse")
+        };
         assert!(e.span.start >= 6, "{}", e.span.start);
         assert!(!e.message.is_empty());
     }

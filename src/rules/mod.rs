@@ -157,13 +157,13 @@ pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
             d.file = fallback.clone();
             d.span = None;
         }
-        if let (Some(file), Some(span)) = (&d.file, d.span) {
-            if let Some(f) = pack.file(file) {
-                let idx = indexes
-                    .entry(file.clone())
-                    .or_insert_with(|| LineIndex::new(&f.bytes));
-                d.region = idx.region(span);
-            }
+        if let (Some(file), Some(span)) = (&d.file, d.span)
+            && let Some(f) = pack.file(file)
+        {
+            let idx = indexes
+                .entry(file.clone())
+                .or_insert_with(|| LineIndex::new(&f.bytes));
+            d.region = idx.region(span);
         }
     }
     sort(diags);
