@@ -94,7 +94,9 @@ mod tests {
         assert_eq!(&text[span.start..span.end], "name");
         assert_eq!(v.get_ref().as_str(), Some("x"));
         assert_eq!(integer(get(t.get_ref(), "a").unwrap().1.get_ref()), Some(1));
-        let t = parse("h = 0x1_0000\no = 0o17\nd = 1_000\nn = -5\n").ok().unwrap();
+        let t = parse("h = 0x1_0000\no = 0o17\nd = 1_000\nn = -5\n")
+            .ok()
+            .unwrap();
         let int = |k| integer(get(t.get_ref(), k).unwrap().1.get_ref());
         assert_eq!(
             (int("h"), int("o"), int("d"), int("n")),
