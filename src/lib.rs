@@ -13,6 +13,7 @@ pub mod escape;
 pub mod fixture;
 pub mod github;
 pub mod pack;
+pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod tomlx;
