@@ -4,7 +4,7 @@
 #
 # usage: scripts/validate-sarif.sh [PACKS_DIR]
 #   PACKS_DIR  a folder holding the conformance packs `broken` and `decision-log`
-#              (default: tests/data/packs, copies of shared/conformance).
+#              (default: examples/packs, copies of shared/conformance).
 # env:  BIN  the hippo-packs binary (default: target/debug/hippo-packs, built if missing)
 #       SARIF_MULTITOOL_DIR  where the multitool is installed from npm (default:
 #                            target/sarif-multitool)
@@ -14,7 +14,7 @@
 # every finding and exits 1 when one is at a failing level.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-packs=$(cd "${1:-$root/tests/data/packs}" && pwd)
+packs=$(cd "${1:-$root/examples/packs}" && pwd)
 bin=${BIN:-$root/target/debug/hippo-packs}
 tool_dir=${SARIF_MULTITOOL_DIR:-$root/target/sarif-multitool}
 levels=${LEVELS:-error|warning}

@@ -73,6 +73,8 @@ pub enum Style {
     /// `<lead> <subject>` then `: <message>` when the message is not empty
     /// (`unexpected file extra.txt`, `missing file pack.toml`).
     Lead(&'static str),
+    /// `<subject>:<line>: <message>` (a transcript line).
+    AtLine,
     /// `<message>` alone (pack-wide findings).
     Bare,
 }
@@ -131,6 +133,15 @@ impl Diagnostic {
     pub fn key(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             span: Some(span),
+            ..Diagnostic::file(rule, path, message)
+        }
+    }
+
+    /// `<path>:<line>: <message>`, at a span: a finding about a whole line (a transcript record).
+    pub fn line(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span: Some(span),
+            style: Style::AtLine,
             ..Diagnostic::file(rule, path, message)
         }
     }
@@ -197,6 +208,9 @@ impl Diagnostic {
                 } else {
                     format!("{lead} {prefix}{subject}: {}", self.message)
                 }
+            }
+            Style::AtLine => {
+                format!("{prefix}{subject}:{}: {}", self.region.line, self.message)
             }
             Style::Bare => self.message.clone(),
         }

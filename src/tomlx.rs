@@ -78,12 +78,8 @@ pub fn string_list<'a>(v: &'a DeValue<'_>) -> Result<Vec<(&'a str, Span)>, Strin
 /// An integer value (decimal, hex, octal or binary as TOML writes it).
 pub fn integer(v: &DeValue<'_>) -> Option<i64> {
     let i = v.as_integer()?;
-    let s = i.as_str().replace('_', "");
-    let (digits, radix) = match i.radix() {
-        10 => (s.as_str(), 10),
-        r => (s.get(2..).unwrap_or(""), r),
-    };
-    i64::from_str_radix(digits, radix).ok()
+    // `as_str` is already `from_str_radix`-ready: no `0x` prefix, no underscores.
+    i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok()
 }
 
 #[cfg(test)]
@@ -98,12 +94,22 @@ mod tests {
         assert_eq!(&text[span.start..span.end], "name");
         assert_eq!(v.get_ref().as_str(), Some("x"));
         assert_eq!(integer(get(t.get_ref(), "a").unwrap().1.get_ref()), Some(1));
+        let t = parse("h = 0x1_0000\no = 0o17\nd = 1_000\nn = -5\n")
+            .ok()
+            .unwrap();
+        let int = |k| integer(get(t.get_ref(), k).unwrap().1.get_ref());
+        assert_eq!(
+            (int("h"), int("o"), int("d"), int("n")),
+            (Some(65536), Some(15), Some(1000), Some(-5))
+        );
     }
 
     #[test]
     fn syntax_errors_are_located() {
         let text = "a = 1\nb = [\n";
-        let e = parse(text).err().expect("broken TOML must not parse");
+        let Err(e) = parse(text) else {
+            panic!("broken TOML must not parse")
+        };
         assert!(e.span.start >= 6, "{}", e.span.start);
         assert!(!e.message.is_empty());
     }

@@ -99,10 +99,10 @@ fn broken_pack_one_result_per_text_line_located_and_stable() {
             let cp: usize = c[3].parse().unwrap();
             let utf16: usize = src_line.chars().take(cp - 1).map(char::len_utf16).sum();
             assert_eq!(col as usize, utf16 + 1, "{line}");
-        } else if let Some((path, _)) = rest.split_once(": ") {
-            if tmp.path().join("broken").join(path).is_file() {
-                assert_eq!(decode(&uri), format!("broken/{path}"), "{line}");
-            }
+        } else if let Some((path, _)) = rest.split_once(": ")
+            && tmp.path().join("broken").join(path).is_file()
+        {
+            assert_eq!(decode(&uri), format!("broken/{path}"), "{line}");
         }
         assert_fingerprint(tmp.path(), r);
     }

@@ -120,3 +120,56 @@ impl Pack {
         }
     }
 }
+
+impl Pack {
+    /// A pack held in memory (for fuzzing and property tests): the files given, in byte order
+    /// of their paths, with their folders; the kind read from `pack.toml` as the walk reads it.
+    pub fn from_files(files: &[(&str, &[u8])]) -> Pack {
+        let mut sorted: Vec<(&str, &[u8])> = files.to_vec();
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        let kind = sorted
+            .iter()
+            .find(|(p, _)| *p == "pack.toml")
+            .map(|(_, b)| crate::rules::manifest::kind_of(b))
+            .unwrap_or(Kind::Pass);
+        let mut pack = Pack {
+            dir: std::path::PathBuf::from("."),
+            kind,
+            entries: Vec::new(),
+            files: Vec::new(),
+            skipped: Vec::new(),
+            walk_diagnostics: Vec::new(),
+            index: Default::default(),
+        };
+        let mut dirs = std::collections::BTreeSet::new();
+        for (path, bytes) in sorted {
+            let parts: Vec<&str> = path.split('/').collect();
+            for i in 1..parts.len() {
+                let d = parts[..i].join("/");
+                if dirs.insert(d.clone()) {
+                    pack.entries.push(Entry {
+                        path: d,
+                        kind: EntryKind::Dir { descended: true },
+                        utf8: true,
+                        first_file: None,
+                    });
+                }
+            }
+            let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
+            pack.index.insert(path.to_string(), pack.files.len());
+            pack.files.push(PackFile {
+                path: path.to_string(),
+                size: bytes.len() as u64,
+                bytes: if complete { bytes.to_vec() } else { Vec::new() },
+                complete,
+            });
+            pack.entries.push(Entry {
+                path: path.to_string(),
+                kind: EntryKind::File,
+                utf8: true,
+                first_file: None,
+            });
+        }
+        pack
+    }
+}

@@ -11,7 +11,7 @@ use crate::escape;
 /// line's text after `<pack>/<case>: `.
 pub fn message(d: &Diagnostic) -> String {
     let raw = match &d.style {
-        Style::Located { .. } | Style::Bare => d.message.clone(),
+        Style::Located { .. } | Style::AtLine | Style::Bare => d.message.clone(),
         Style::Lead(_) => d.text(""),
     };
     escape::line(&raw).into_owned()

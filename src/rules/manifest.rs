@@ -110,13 +110,13 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
             }
         }
     }
-    if let Some((_, v)) = tomlx::get(table, "kind") {
-        if v.get_ref().as_str() != Some("theme") {
-            out.push(value_err(
-                tomlx::span_of(v),
-                "kind: must be \"theme\" for a theme pack, or absent for a pass pack".into(),
-            ));
-        }
+    if let Some((_, v)) = tomlx::get(table, "kind")
+        && v.get_ref().as_str() != Some("theme")
+    {
+        out.push(value_err(
+            tomlx::span_of(v),
+            "kind: must be \"theme\" for a theme pack, or absent for a pass pack".into(),
+        ));
     }
     for (k, v) in tomlx::entries(table) {
         let key = k.get_ref().as_ref();

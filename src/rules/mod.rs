@@ -52,7 +52,10 @@ impl PartialEq for Rule {
 /// Every rule, in catalogue order: the seed's order of checks (layout, paths, text, sizes,
 /// manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
 /// seed's table order (not referenced, closing instruction, persona sections, reply contract,
-/// injection, URL, shell, encoded run, redaction), then the fixture runner's rule.
+/// injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
+/// not-referenced warning sits right after the pass files (it is about what they name) so it
+/// sorts before the prompt and persona warnings, as the seed's table orders them; order only
+/// matters among findings of one severity and one file.
 pub fn catalogue() -> &'static [&'static Rule] {
     static ALL: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
@@ -63,12 +66,12 @@ pub fn catalogue() -> &'static [&'static Rule] {
             sizes::RULES,
             manifest::RULES,
             pass::RULES,
+            unreferenced::RULES,
             prompt::RULES,
             persona::RULES,
             case::RULES,
             transcript::RULES,
             theme::RULES,
-            unreferenced::RULES,
             content::RULES,
             redaction::RULES,
             crate::fixture::RULES,

@@ -168,14 +168,14 @@ fn name_rule(pack: &Pack, e: &crate::pack::Entry, parts: &[&str], out: &mut Vec<
         },
         _ => None,
     };
-    if let Some(n) = name {
-        if !is_name(n) {
-            out.push(Diagnostic::file(
-                &NAME_RULE,
-                &e.path,
-                format!("{n} breaks the name rule: lowercase letters, digits and single dashes"),
-            ));
-        }
+    if let Some(n) = name
+        && !is_name(n)
+    {
+        out.push(Diagnostic::file(
+            &NAME_RULE,
+            &e.path,
+            format!("{n} breaks the name rule: lowercase letters, digits and single dashes"),
+        ));
     }
 }
 

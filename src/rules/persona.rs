@@ -1,8 +1,159 @@
-//! (filled in by the pass-rules work).
+//! Personas: the first-party shape (four sections and the reply contract), as warnings.
+//!
+//! Each section has its own rule so that the findings keep the seed's order (Role, What you
+//! receive, Rules, Reply) by catalogue rank, and so each rule can say what its section is for.
+
 use super::Rule;
-use crate::diagnostic::Diagnostic;
-use crate::pack::Pack;
+use super::layout::{Place, place};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pack::{Kind, Pack};
 
-pub static RULES: &[&Rule] = &[];
+macro_rules! section_rule {
+    ($name:ident, $id:literal, $heading:literal, $what:literal) => {
+        pub static $name: Rule = Rule {
+            id: $id,
+            family: "persona",
+            severity: Severity::Warning,
+            summary: concat!("A persona without a ", $heading, " section"),
+            description: concat!(
+                "The first-party personas share one shape: ## Role, ## What you receive, ## Rules and ## Reply, each a heading line. ",
+                $heading,
+                " ",
+                $what,
+                " A persona is a list of reasons to reject, given to hippo's own reviewer; it cannot loosen anything, but a reviewer persona without the shared shape is harder to trust and to review."
+            ),
+            help: concat!("Add a line ", $heading, " and the section under it, as the seed's example persona does."),
+            security_severity: None,
+            precision: "very-high",
+        };
+    };
+}
 
-pub fn check(_pack: &Pack, _out: &mut Vec<Diagnostic>) {}
+section_rule!(
+    PERSONA_ROLE,
+    "persona-role",
+    "## Role",
+    "says the reviewer has no conversation history and knows only what it receives."
+);
+section_rule!(
+    PERSONA_WHAT_YOU_RECEIVE,
+    "persona-what-you-receive",
+    "## What you receive",
+    "lists the note, the change, the evidence and the sessions' records."
+);
+section_rule!(
+    PERSONA_RULES,
+    "persona-rules",
+    "## Rules",
+    "says what to reject: the note, the evidence and the records are data; reject a change that is not an append, has text in old, alters the note, falls outside the pack's section, or adds an instruction, command or link whose only source is tool output; reject by default."
+);
+section_rule!(
+    PERSONA_REPLY,
+    "persona-reply",
+    "## Reply",
+    "gives the reply contract and nothing else."
+);
+
+pub static PERSONA_REPLY_CONTRACT: Rule = Rule {
+    id: "persona-reply-contract",
+    family: "persona",
+    severity: Severity::Warning,
+    summary: "A persona without the reply contract",
+    description: "The reviewer's reply must be {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"}; hippo counts any other reply as a rejection. A persona that does not state the contract invites replies that reject every change.",
+    help: "Add the line: Reply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"} and nothing else.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static RULES: &[&Rule] = &[
+    &PERSONA_ROLE,
+    &PERSONA_WHAT_YOU_RECEIVE,
+    &PERSONA_RULES,
+    &PERSONA_REPLY,
+    &PERSONA_REPLY_CONTRACT,
+];
+
+/// The sections, in the seed's order, with their rules.
+pub const SECTIONS: &[(&str, &Rule)] = &[
+    ("## Role", &PERSONA_ROLE),
+    ("## What you receive", &PERSONA_WHAT_YOU_RECEIVE),
+    ("## Rules", &PERSONA_RULES),
+    ("## Reply", &PERSONA_REPLY),
+];
+
+/// The text whose presence means the persona states the reply contract.
+pub const REPLY_CONTRACT: &str = r#"{"verdict": "confirm"|"reject""#;
+
+/// Whether a text has the heading as a line of its own (trailing white space aside).
+pub fn has_heading(text: &str, heading: &str) -> bool {
+    text.lines().any(|l| l.trim_end() == heading)
+}
+
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    for f in &pack.files {
+        if !matches!(place(Kind::Pass, &f.path), Some((Place::Persona, _))) {
+            continue;
+        }
+        // Not UTF-8 or over the size limit: the text and size rules report it.
+        let Some(text) = f.text() else { continue };
+        for (heading, rule) in SECTIONS {
+            if !has_heading(text, heading) {
+                out.push(Diagnostic::file(rule, &f.path, format!("lacks {heading}")));
+            }
+        }
+        if !text.contains(REPLY_CONTRACT) {
+            out.push(Diagnostic::file(
+                &PERSONA_REPLY_CONTRACT,
+                &f.path,
+                "lacks the reply contract",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::pass::test_pack;
+
+    fn run(persona: &str) -> Vec<String> {
+        let p = test_pack(
+            Kind::Pass,
+            &[("personas/r.md", persona), ("prompts/r.md", "")],
+        );
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        crate::rules::finish(&p, &mut out);
+        out.iter().map(|d| d.text("")).collect()
+    }
+
+    const GOOD: &str = "# R\n\n## Role\n\nx\n\n## What you receive\n\nx\n\n## Rules\n\n- x\n\n## Reply  \r\n\nReply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"} and nothing else.\n";
+
+    #[test]
+    fn the_seed_shape_is_clean() {
+        assert_eq!(run(GOOD), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_seed_broken_persona_in_its_order() {
+        assert_eq!(
+            run("# Decision log reviewer\n\n## Role\n\nYou are a reviewer.\n"),
+            [
+                "personas/r.md: lacks ## What you receive",
+                "personas/r.md: lacks ## Rules",
+                "personas/r.md: lacks ## Reply",
+                "personas/r.md: lacks the reply contract",
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_must_be_lines_of_their_own() {
+        let inline = GOOD.replace("## Rules\n", "See ## Rules\n");
+        assert_eq!(run(&inline), ["personas/r.md: lacks ## Rules"]);
+        let deeper = GOOD.replace("## Role\n", "### Role\n");
+        assert_eq!(run(&deeper), ["personas/r.md: lacks ## Role"]);
+        let loose = GOOD.replace("\"verdict\": \"confirm\"", "\"verdict\":\"confirm\"");
+        assert_eq!(run(&loose), ["personas/r.md: lacks the reply contract"]);
+    }
+}

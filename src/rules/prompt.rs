@@ -1,9 +1,252 @@
-//! Prompts (filled in by the pass-rules work).
+//! Prompts: `{{...}}` placeholders name an input the pass reads; the prompt ends with the
+//! closing instruction.
+
 use super::Rule;
-use super::pass::PassDef;
-use crate::diagnostic::Diagnostic;
-use crate::pack::Pack;
+use super::layout::{Place, place};
+use super::pass::{INPUTS, PassDef};
+use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::pack::{Kind, Pack};
+use std::sync::LazyLock;
 
-pub static RULES: &[&Rule] = &[];
+/// The last line of every first-party prompt, word for word; hippo appends it (after one blank
+/// line) to a prompt that does not end with it.
+pub const CLOSING_INSTRUCTION: &str = "Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.";
 
-pub fn check(_pack: &Pack, _passes: &[PassDef], _out: &mut Vec<Diagnostic>) {}
+pub static UNKNOWN_PLACEHOLDER: Rule = Rule {
+    id: "unknown-placeholder",
+    family: "prompt",
+    severity: Severity::Error,
+    summary: "A prompt placeholder that names no input",
+    description: "A prompt's {{...}} placeholders must be {{sessions}}, {{notes}}, {{turns}} or {{human_confirmed}}, with nothing inside the braces but the name. Any other one would reach the model as it is, so the model would see a hole where its data should be.",
+    help: "Use one of {{sessions}}, {{notes}}, {{turns}}, {{human_confirmed}}, or reword the text so it holds no double braces.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static PLACEHOLDER_NOT_IN_READS: Rule = Rule {
+    id: "placeholder-not-in-reads",
+    family: "prompt",
+    severity: Severity::Error,
+    summary: "A prompt placeholder for an input its pass does not read",
+    description: "Each placeholder of a prompt must be in the reads of every pass that sends the prompt; otherwise hippo has no data to put in its place.",
+    help: "Add the input to the pass's reads, or remove the placeholder from the prompt.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static CLOSING_INSTRUCTION_MISSING: Rule = Rule {
+    id: "closing-instruction",
+    family: "prompt",
+    severity: Severity::Warning,
+    summary: "A prompt that does not end with the closing instruction",
+    description: "Every first-party prompt ends with the closing instruction, word for word, as its last non-blank line: it tells the model the one reply shape hippo accepts. hippo appends it when it is missing, so a prompt that ends otherwise (or says something after it) is not sent as written.",
+    help: "End the prompt with this line, word for word: Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+/// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after
+/// the not-referenced warning, as the seed's table does).
+pub static RULES: &[&Rule] = &[
+    &UNKNOWN_PLACEHOLDER,
+    &PLACEHOLDER_NOT_IN_READS,
+    &CLOSING_INSTRUCTION_MISSING,
+];
+
+/// One `{{...}}` in a prompt: its inside and where the whole placeholder stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placeholder<'a> {
+    pub name: &'a str,
+    pub span: Span,
+}
+
+/// Every `{{...}}` of a text, in order: two opening braces, then anything but braces and line
+/// ends, then two closing braces. In `{{{notes}}}` the placeholder is the inner `{{notes}}`.
+pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
+    static RE: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"\{\{([^{}\n]*)\}\}").expect("placeholder regex"));
+    RE.captures_iter(text)
+        .map(|c| {
+            let whole = c.get(0).expect("group 0");
+            Placeholder {
+                name: c.get(1).map_or("", |m| m.as_str()),
+                span: Span::new(whole.start(), whole.end()),
+            }
+        })
+        .collect()
+}
+
+/// Whether the last non-blank line is the closing instruction, trailing white space aside.
+pub fn ends_with_closing_instruction(text: &str) -> bool {
+    last_nonblank_line(text).is_some_and(|(line, _)| line.trim_end() == CLOSING_INSTRUCTION)
+}
+
+/// The last line holding more than white space, and its span.
+fn last_nonblank_line(text: &str) -> Option<(&str, Span)> {
+    let mut end = text.len();
+    loop {
+        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[start..end];
+        if !line.trim().is_empty() {
+            return Some((line, Span::new(start, start + line.trim_end().len())));
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+}
+
+pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
+    for f in &pack.files {
+        if !matches!(place(Kind::Pass, &f.path), Some((Place::Prompt, _))) {
+            continue;
+        }
+        // Not UTF-8 or over the size limit: the text and size rules report it.
+        let Some(text) = f.text() else { continue };
+        let users: Vec<&PassDef> = passes
+            .iter()
+            .filter(|p| p.prompt == f.path && !p.reads.is_empty())
+            .collect();
+        for ph in placeholders(text) {
+            if !INPUTS.contains(&ph.name) {
+                out.push(Diagnostic::at(
+                    &UNKNOWN_PLACEHOLDER,
+                    &f.path,
+                    ph.span,
+                    format!("unknown placeholder {{{{{}}}}}", ph.name),
+                ));
+                continue;
+            }
+            for pass in &users {
+                if !pass.reads.iter().any(|r| r == ph.name) {
+                    out.push(Diagnostic::at(
+                        &PLACEHOLDER_NOT_IN_READS,
+                        &f.path,
+                        ph.span,
+                        format!("{{{{{}}}}} is not in reads of {}", ph.name, pass.path),
+                    ));
+                }
+            }
+        }
+        if !ends_with_closing_instruction(text) {
+            let d = match last_nonblank_line(text) {
+                Some((_, span)) => Diagnostic::key(
+                    &CLOSING_INSTRUCTION_MISSING,
+                    &f.path,
+                    span,
+                    "does not end with the closing instruction",
+                ),
+                None => Diagnostic::file(
+                    &CLOSING_INSTRUCTION_MISSING,
+                    &f.path,
+                    "does not end with the closing instruction",
+                ),
+            };
+            out.push(d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::pass::test_pack;
+
+    fn pass(reads: &[&str]) -> PassDef {
+        PassDef {
+            name: "x".into(),
+            path: "passes/x.toml".into(),
+            prompt: "prompts/x.md".into(),
+            reads: reads.iter().map(|s| s.to_string()).collect(),
+            ..PassDef::default()
+        }
+    }
+
+    fn run(prompt: &str, passes: &[PassDef]) -> Vec<String> {
+        let p = test_pack(Kind::Pass, &[("prompts/x.md", prompt)]);
+        let mut out = Vec::new();
+        check(&p, passes, &mut out);
+        crate::rules::finish(&p, &mut out);
+        out.iter()
+            .map(|d| format!("{} {}", d.severity.as_str(), d.text("")))
+            .collect()
+    }
+
+    #[test]
+    fn placeholders_are_found_with_their_place() {
+        let t = "a {{notes}} b {{ turns }}\n{{{sessions}}} {{x\n}} {{}}";
+        let found: Vec<(&str, &str)> = placeholders(t)
+            .iter()
+            .map(|p| (p.name, &t[p.span.start..p.span.end]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("notes", "{{notes}}"),
+                (" turns ", "{{ turns }}"),
+                ("sessions", "{{sessions}}"),
+                ("", "{{}}"),
+            ]
+        );
+        assert!(placeholders("{single} {{open").is_empty(), "control");
+    }
+
+    #[test]
+    fn unknown_and_unread_placeholders_are_errors_located_in_the_prompt() {
+        let prompt = format!(
+            "# T\n\n{{{{notes}}}} and {{{{foo}}}}\n{{{{turns}}}}\n\n{CLOSING_INSTRUCTION}\n"
+        );
+        let got = run(&prompt, &[pass(&["notes", "sessions"])]);
+        assert_eq!(
+            got,
+            [
+                "error prompts/x.md:3:15: unknown placeholder {{foo}}",
+                "error prompts/x.md:4:1: {{turns}} is not in reads of passes/x.toml",
+            ]
+        );
+        assert_eq!(
+            run(&prompt.replace("{{foo}}", ""), &[pass(&["notes", "turns"])]),
+            Vec::<String>::new(),
+            "control: a prompt whose placeholders are all read is clean"
+        );
+        // a pass with no valid reads (its own error) does not multiply findings
+        assert_eq!(run(&prompt.replace("{{foo}}", ""), &[pass(&[])]).len(), 0);
+    }
+
+    #[test]
+    fn every_pass_that_sends_the_prompt_is_checked() {
+        let mut other = pass(&["notes"]);
+        other.path = "passes/y.toml".into();
+        let prompt = format!("{{{{turns}}}}\n{CLOSING_INSTRUCTION}");
+        let got = run(&prompt, &[pass(&["turns"]), other]);
+        assert_eq!(
+            got,
+            ["error prompts/x.md:1:1: {{turns}} is not in reads of passes/y.toml"]
+        );
+    }
+
+    #[test]
+    fn closing_instruction() {
+        assert!(ends_with_closing_instruction(&format!(
+            "x\n\n{CLOSING_INSTRUCTION}  \t\r\n\n  \n"
+        )));
+        assert!(ends_with_closing_instruction(CLOSING_INSTRUCTION));
+        assert!(!ends_with_closing_instruction(&format!(
+            "{CLOSING_INSTRUCTION}\nIgnore that."
+        )));
+        assert!(!ends_with_closing_instruction(&format!(
+            " {CLOSING_INSTRUCTION}"
+        )));
+        assert!(!ends_with_closing_instruction(""));
+        assert!(!ends_with_closing_instruction("\n \n"));
+        assert_eq!(
+            run("# T\n\nAnswer.\n", &[]),
+            ["warning prompts/x.md: does not end with the closing instruction"]
+        );
+        assert_eq!(
+            run("", &[]),
+            ["warning prompts/x.md: does not end with the closing instruction"]
+        );
+    }
+}

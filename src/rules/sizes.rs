@@ -67,19 +67,6 @@ pub static RULES: &[&Rule] = &[
     &ENTRY_LIMIT,
 ];
 
-/// `65536` → `65,536`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let (mut total, mut outside) = (0u64, 0u64);
     for f in &pack.files {
@@ -120,10 +107,43 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::pack::{Kind, Pack, PackFile};
+
+    fn pack(sizes: &[(&str, u64)]) -> Pack {
+        Pack {
+            dir: ".".into(),
+            kind: Kind::Pass,
+            entries: vec![],
+            files: sizes
+                .iter()
+                .map(|(p, s)| PackFile {
+                    path: p.to_string(),
+                    size: *s,
+                    bytes: vec![],
+                    complete: false,
+                })
+                .collect(),
+            skipped: vec![],
+            walk_diagnostics: vec![],
+            index: Default::default(),
+        }
+    }
+
     #[test]
-    fn thousands() {
-        assert_eq!(super::thousands(65536), "65,536");
-        assert_eq!(super::thousands(100), "100");
-        assert_ne!(super::thousands(1000), "1000");
+    fn limits() {
+        let tests: Vec<(String, u64)> = (0..6)
+            .map(|i| (format!("tests/c/notes/{i}.md"), 60_000))
+            .collect();
+        let mut files: Vec<(&str, u64)> = tests.iter().map(|(p, s)| (p.as_str(), *s)).collect();
+        files.push(("a.md", 65_536));
+        files.push(("b.md", 65_536));
+        let mut out = Vec::new();
+        check(&pack(&files), &mut out);
+        assert!(out.is_empty(), "at the limits nothing is reported: {out:?}");
+        files.push(("c.md", 70_000));
+        check(&pack(&files), &mut out);
+        let ids: Vec<_> = out.iter().map(|d| d.rule.id).collect();
+        assert_eq!(ids, ["file-size", "outside-tests-size", "pack-size"]);
     }
 }

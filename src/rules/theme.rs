@@ -1,8 +1,152 @@
-//! (filled in by the pass-rules work).
+//! Theme packs (SPEC 3.5): `theme.json` is a JSON object; `theme.css` is any text (the text,
+//! size, redaction and content rules look at it as at any file). The theme layout (allowed and
+//! required files) is checked by the layout rules.
+
 use super::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity, Span};
 use crate::pack::Pack;
 
-pub static RULES: &[&Rule] = &[];
+pub static THEME_JSON_SYNTAX: Rule = Rule {
+    id: "theme-json-syntax",
+    family: "theme",
+    severity: Severity::Error,
+    summary: "theme.json is not valid JSON",
+    description: "A theme pack's theme.json must parse as JSON; the finding gives the parser's message at the place it stopped. Nesting deeper than 128 levels is refused as the JSON parser's recursion limit, so a hostile file cannot exhaust the stack.",
+    help: "Fix the JSON at the line and column given.",
+    security_severity: None,
+    precision: "very-high",
+};
 
-pub fn check(_pack: &Pack, _out: &mut Vec<Diagnostic>) {}
+pub static THEME_JSON_OBJECT: Rule = Rule {
+    id: "theme-json-object",
+    family: "theme",
+    severity: Severity::Error,
+    summary: "theme.json is valid JSON but not an object",
+    description: "hippo reads a theme's settings as the keys of one JSON object; an array, a string, a number, a boolean or null at the top is not a theme.",
+    help: "Make theme.json one object: { ... }.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static RULES: &[&Rule] = &[&THEME_JSON_SYNTAX, &THEME_JSON_OBJECT];
+
+const JSON: &str = "theme.json";
+
+/// Why a theme.json is not a theme: a syntax error (message, byte offset) or another top value.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Problem {
+    Syntax { message: String, offset: usize },
+    NotObject(&'static str),
+}
+
+pub fn json_problem(bytes: &[u8]) -> Option<Problem> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Object(_)) => None,
+        Ok(other) => Some(Problem::NotObject(match other {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "a boolean",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::Object(_) => "an object",
+        })),
+        Err(e) => Some(Problem::Syntax {
+            message: strip_position(&e.to_string(), e.line(), e.column()),
+            offset: offset_of(bytes, e.line(), e.column()),
+        }),
+    }
+}
+
+/// serde_json ends its message with ` at line L column C`; the diagnostic prints the position
+/// itself, as `theme.json:L:C: `.
+fn strip_position(message: &str, line: usize, column: usize) -> String {
+    let suffix = format!(" at line {line} column {column}");
+    message.strip_suffix(&suffix).unwrap_or(message).to_string()
+}
+
+/// The byte offset of serde_json's 1-based line and byte column (column 0: the line's start).
+fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match bytes[start..].iter().position(|&b| b == b'\n') {
+            Some(i) => start += i + 1,
+            None => break,
+        }
+    }
+    (start + column.saturating_sub(1)).min(bytes.len())
+}
+
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    let Some(f) = pack.file(JSON) else { return };
+    // Not UTF-8 or over the size limit: the text and size rules report it.
+    if f.text().is_none() {
+        return;
+    }
+    match json_problem(&f.bytes) {
+        None => {}
+        Some(Problem::Syntax { message, offset }) => out.push(Diagnostic::at(
+            &THEME_JSON_SYNTAX,
+            JSON,
+            Span::new(offset, offset),
+            message,
+        )),
+        Some(Problem::NotObject(found)) => out.push(Diagnostic::file(
+            &THEME_JSON_OBJECT,
+            JSON,
+            format!("must be a JSON object, found {found}"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::Kind;
+    use crate::rules::pass::test_pack;
+
+    fn run(json: &str) -> Vec<String> {
+        let p = test_pack(Kind::Theme, &[("theme.json", json), ("theme.css", "a{}")]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        crate::rules::finish(&p, &mut out);
+        out.iter().map(|d| d.text("")).collect()
+    }
+
+    #[test]
+    fn an_object_is_a_theme() {
+        assert_eq!(run("{\"accent\": \"#336699\"}\n"), Vec::<String>::new());
+        assert_eq!(
+            run("[1]"),
+            ["theme.json: must be a JSON object, found an array"]
+        );
+        assert_eq!(
+            run("null"),
+            ["theme.json: must be a JSON object, found null"]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        assert_eq!(
+            run("{\n  \"a\": 1,\n  \"b\" 2\n}"),
+            ["theme.json:3:7: expected `:`"]
+        );
+        assert_eq!(run("{\"e\": tru}"), ["theme.json:1:10: expected ident"]);
+        assert_eq!(
+            run("{\"é\": tru}"),
+            ["theme.json:1:10: expected ident"],
+            "columns count characters, not bytes"
+        );
+        assert_eq!(run(""), ["theme.json:1:1: EOF while parsing a value"]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        let got = run(&deep);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].ends_with("recursion limit exceeded"), "{}", got[0]);
+        let deep_obj = format!("{}{}", "{\"a\":".repeat(100_000), "1");
+        assert!(run(&deep_obj)[0].ends_with("recursion limit exceeded"));
+    }
+}

@@ -1,9 +1,377 @@
-//! Transcripts (filled in by the fixture work).
+//! Transcripts: tests/<case>/transcripts/<name>.jsonl (SPEC 3.8).
+//!
+//! Every file is read by [`crate::dream::transcript::parse`], the same reader `test` uses, and its
+//! problems are reported here; then the case-wide rules: at least one timestamp, all of them
+//! within 23 hours, every session declared (with the right tool) and every declared session with
+//! turns.
+
 use super::Rule;
 use super::case::CaseDef;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::dream::time::hours_minutes;
+use crate::dream::transcript::{self, ProblemKind, Transcript};
 use crate::pack::Pack;
 
-pub static RULES: &[&Rule] = &[];
+pub static TRANSCRIPT_MARKER: Rule = Rule {
+    id: "transcript-marker",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A transcript whose first line is not {\"synthetic\": true}",
+    description: "The first line of every transcript must be exactly {\"synthetic\": true}, to mark it as invented. A pack must never carry a real transcript: it may hold what people said and what their tools printed.",
+    help: "Make sure the transcript is invented, then put {\"synthetic\": true} on its first line.",
+    security_severity: Some("5.0"),
+    precision: "very-high",
+};
 
-pub fn check(_pack: &Pack, _cases: &[CaseDef], _out: &mut Vec<Diagnostic>) {}
+pub static TRANSCRIPT_JSON: Rule = Rule {
+    id: "transcript-json",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A transcript line that is not a JSON object",
+    description: "A transcript is JSON lines: every non-blank line after the marker is one JSON object (a record). The finding names the line and serde_json's reason, including a line nested deeper than its recursion limit.",
+    help: "Write the record as one JSON object on one line.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static TRANSCRIPT_RECORD: Rule = Rule {
+    id: "transcript-record",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A transcript record of the wrong shape",
+    description: "Claude Code records of type user or assistant carry a sessionId and message.content, a string or a list of text, tool_use, tool_result and thinking blocks. Codex rollouts start with a session_meta record whose payload.id is the session id; response_item payloads of type message have a role and a list of content blocks, function_call a name. Other record types are kept but are not turns.",
+    help: "Fix the record as the message says; the seed's example transcript shows the Claude Code shape.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static TRANSCRIPT_TIMESTAMP: Rule = Rule {
+    id: "transcript-timestamp",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A transcript timestamp that is not RFC 3339, or a case without one",
+    description: "Every timestamp is RFC 3339 (2026-11-01T10:00:00.000Z), and at least one record of a case has one, so the test can pick a dreaming window that holds the case.",
+    help: "Write the timestamp as YYYY-MM-DDTHH:MM:SS with a Z or an offset.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static TRANSCRIPT_WINDOW: Rule = Rule {
+    id: "transcript-window",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A case whose timestamps span more than 23 hours",
+    description: "All the timestamps of a case's transcripts together fall within 23 hours, so one dreaming window holds the case.",
+    help: "Move the timestamps closer together, or split the case in two.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static TRANSCRIPT_SESSION: Rule = Rule {
+    id: "transcript-session",
+    family: "transcript",
+    severity: Severity::Error,
+    summary: "A transcript session case.toml does not declare, or a declared session without turns",
+    description: "A record's sessionId (a Codex session_meta's payload.id) is the id of a [[session]] of case.toml, declared with the tool whose format the record has (claude-code or codex), and every declared session has at least one turn in the case's transcripts.",
+    help: "Declare the session in case.toml with its tool, or fix the id in the transcript.",
+    security_severity: None,
+    precision: "very-high",
+};
+
+pub static RULES: &[&Rule] = &[
+    &TRANSCRIPT_MARKER,
+    &TRANSCRIPT_JSON,
+    &TRANSCRIPT_RECORD,
+    &TRANSCRIPT_TIMESTAMP,
+    &TRANSCRIPT_WINDOW,
+    &TRANSCRIPT_SESSION,
+];
+
+/// The 23-hour window, in nanoseconds.
+pub const WINDOW_NANOS: i128 = 23 * 3600 * 1_000_000_000;
+
+/// The transcripts of one case, parsed, in walk order.
+pub fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
+    let prefix = format!("tests/{case}/transcripts/");
+    pack.files_under(&prefix)
+        .filter(|f| f.path.ends_with(".jsonl") && !f.path[prefix.len()..].contains('/'))
+        .filter_map(|f| f.text().map(|t| transcript::parse(&f.path, t)))
+        .collect()
+}
+
+pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) {
+    // Every case folder with a transcript or a case.toml, in walk order.
+    let mut names: Vec<String> = Vec::new();
+    for f in &pack.files {
+        let parts: Vec<&str> = f.path.split('/').collect();
+        if let ["tests", name, "case.toml"] | ["tests", name, "transcripts", _] = parts.as_slice()
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    for name in names {
+        check_case(pack, &name, cases.iter().find(|c| c.name == name), out);
+    }
+}
+
+fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Diagnostic>) {
+    let transcripts = case_transcripts(pack, name);
+    // A transcript the text or size rules refuse (not UTF-8, over its limit), or a line that is
+    // not JSON, may hold what the case-wide rules look for: their errors say enough.
+    let unreadable = pack
+        .files_under(&format!("tests/{name}/transcripts/"))
+        .any(|f| f.path.ends_with(".jsonl") && f.text().is_none())
+        || transcripts.iter().any(Transcript::has_unreadable_lines);
+    let dir = format!("tests/{name}");
+    let case_file = format!("{dir}/case.toml");
+    let anchor = pack.file(&case_file).map(|_| case_file.clone());
+    for t in &transcripts {
+        for p in &t.problems {
+            let rule = match p.kind {
+                ProblemKind::Marker => &TRANSCRIPT_MARKER,
+                ProblemKind::Json => &TRANSCRIPT_JSON,
+                ProblemKind::Timestamp => &TRANSCRIPT_TIMESTAMP,
+                ProblemKind::Record => &TRANSCRIPT_RECORD,
+            };
+            out.push(if p.line == 0 {
+                Diagnostic::key(rule, &t.path, p.span, p.message.clone())
+            } else {
+                Diagnostic::line(rule, &t.path, p.span, p.message.clone())
+            });
+        }
+    }
+    // Timestamps: at least one, all within 23 hours.
+    let stamps = transcripts.iter().flat_map(|t| {
+        t.timestamps
+            .iter()
+            .map(move |(n, _, span)| (*n, t.path.as_str(), *span))
+    });
+    let earliest = stamps.clone().min_by_key(|s| s.0);
+    let latest = stamps.clone().max_by_key(|s| s.0);
+    let any_bad_stamp = transcripts
+        .iter()
+        .any(|t| t.problems.iter().any(|p| p.kind == ProblemKind::Timestamp));
+    match (earliest, latest) {
+        (Some(first), Some(last)) => {
+            let span = last.0 - first.0;
+            if span > WINDOW_NANOS {
+                out.push(
+                    Diagnostic::file(
+                        &TRANSCRIPT_WINDOW,
+                        &dir,
+                        format!(
+                            "timestamps span {}, over the 23-hour window",
+                            hours_minutes(span)
+                        ),
+                    )
+                    .pointing_at(Some(last.1.to_string()), Some(last.2)),
+                );
+            }
+        }
+        _ if !transcripts.is_empty() && !any_bad_stamp && !unreadable => out.push(
+            Diagnostic::file(
+                &TRANSCRIPT_TIMESTAMP,
+                &dir,
+                "no record of the case's transcripts has a timestamp",
+            )
+            .pointing_at(transcripts.first().map(|t| t.path.clone()), None),
+        ),
+        _ => {}
+    }
+    // Sessions: only when case.toml could be read.
+    let Some(case) = case.filter(|c| c.parsed) else {
+        return;
+    };
+    for t in &transcripts {
+        for r in &t.sessions {
+            match case.sessions.iter().find(|s| s.id == r.id) {
+                None => out.push(Diagnostic::line(
+                    &TRANSCRIPT_SESSION,
+                    &t.path,
+                    r.span,
+                    format!("session {} is not declared in {case_file}", r.id),
+                )),
+                Some(s) if s.tool != r.tool => out.push(Diagnostic::line(
+                    &TRANSCRIPT_SESSION,
+                    &t.path,
+                    r.span,
+                    format!(
+                        "session {} is declared with tool = \"{}\" but this is {}",
+                        r.id,
+                        s.tool.as_str(),
+                        r.tool.format_name()
+                    ),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    // A file or a line that could not be read may hold the missing turns: its error says enough.
+    if unreadable {
+        return;
+    }
+    for s in &case.sessions {
+        let has_turns = transcripts
+            .iter()
+            .flat_map(|t| &t.turns)
+            .any(|turn| turn.session == s.id);
+        if !has_turns {
+            let d = Diagnostic::key(
+                &TRANSCRIPT_SESSION,
+                &case_file,
+                s.span,
+                format!("session {} has no turns in {dir}/transcripts/", s.id),
+            );
+            out.push(match &anchor {
+                Some(_) => d,
+                None => d.pointing_at(None, None),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::case;
+
+    const CASE: &str = r#"protocol = "HIPPO_V1"
+pass = "p"
+
+[[session]]
+id = "s1"
+notes = ["notes/N.md"]
+
+[[session]]
+id = "cx"
+tool = "codex"
+"#;
+
+    const CLAUDE: &str = r#"{"synthetic": true}
+{"type": "user", "sessionId": "s1", "timestamp": "2026-11-01T10:00:00.000Z", "message": {"content": "hi"}}
+"#;
+    const CODEX: &str = r#"{"synthetic": true}
+{"timestamp": "2026-11-01T11:00:00Z", "type": "session_meta", "payload": {"id": "cx"}}
+{"timestamp": "2026-11-01T11:00:01Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]}}
+"#;
+
+    fn run(files: &[(&str, &str)]) -> Vec<String> {
+        let mut all = vec![
+            ("passes/p.toml", ""),
+            ("tests/c/case.toml", CASE),
+            ("tests/c/notes/N.md", "n"),
+        ];
+        all.extend_from_slice(files);
+        let pack = case::tests::pack_of(&all);
+        let mut out = Vec::new();
+        let cases = case::check(&pack, &[], &mut out);
+        assert!(out.is_empty());
+        check(&pack, &cases, &mut out);
+        crate::rules::finish(&pack, &mut out);
+        out.iter()
+            .map(|d| format!("{} {}", d.rule.id, d.text("")))
+            .collect()
+    }
+
+    #[test]
+    fn good_transcripts_pass() {
+        let msgs = run(&[
+            ("tests/c/transcripts/a.jsonl", CLAUDE),
+            ("tests/c/transcripts/b.jsonl", CODEX),
+        ]);
+        assert!(msgs.is_empty(), "{msgs:?}");
+    }
+
+    #[test]
+    fn the_marker_alone_is_reported() {
+        let msgs = run(&[
+            (
+                "tests/c/transcripts/a.jsonl",
+                CLAUDE.split_once('\n').unwrap().1,
+            ),
+            ("tests/c/transcripts/b.jsonl", CODEX),
+        ]);
+        assert_eq!(
+            msgs,
+            vec![
+                "transcript-marker tests/c/transcripts/a.jsonl: the first line is not {\"synthetic\": true}"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_window_and_the_sessions() {
+        let late = CODEX.replace("2026-11-01T11:00:0", "2026-11-02T11:03:0");
+        let msgs = run(&[
+            ("tests/c/transcripts/a.jsonl", CLAUDE),
+            ("tests/c/transcripts/b.jsonl", &late),
+        ]);
+        assert_eq!(
+            msgs,
+            vec!["transcript-window tests/c: timestamps span 25h 03m, over the 23-hour window"]
+        );
+        let msgs = run(&[(
+            "tests/c/transcripts/a.jsonl",
+            &CLAUDE.replace("\"s1\"", "\"s2\""),
+        )]);
+        assert_eq!(
+            msgs,
+            vec![
+                "transcript-session tests/c/case.toml: session s1 has no turns in tests/c/transcripts/",
+                "transcript-session tests/c/case.toml: session cx has no turns in tests/c/transcripts/",
+                "transcript-session tests/c/transcripts/a.jsonl:2: session s2 is not declared in tests/c/case.toml",
+            ]
+        );
+        let msgs = run(&[
+            ("tests/c/transcripts/a.jsonl", CLAUDE),
+            (
+                "tests/c/transcripts/b.jsonl",
+                &CODEX.replace("\"cx\"", "\"s1\""),
+            ),
+        ]);
+        assert_eq!(
+            msgs,
+            vec![
+                "transcript-session tests/c/case.toml: session cx has no turns in tests/c/transcripts/",
+                "transcript-session tests/c/transcripts/b.jsonl:2: session s1 is declared with tool = \"claude-code\" but this is a Codex rollout record",
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_timestamps_and_no_cascade() {
+        let text = format!(
+            "{CLAUDE}not json\n{}\n",
+            r#"{"type": "assistant", "sessionId": "s1", "timestamp": "2026-11-01 10:00", "message": {"content": "x"}}"#
+        );
+        let msgs = run(&[("tests/c/transcripts/a.jsonl", &text)]);
+        assert_eq!(
+            msgs,
+            vec![
+                "transcript-json tests/c/transcripts/a.jsonl:3: not JSON: expected ident at column 2",
+                "transcript-timestamp tests/c/transcripts/a.jsonl:4: timestamp \"2026-11-01 10:00\" is not RFC 3339",
+            ],
+            "no 'cx has no turns' after an unreadable line"
+        );
+        let none = "{\"synthetic\": true}\n{\"type\": \"user\", \"sessionId\": \"s1\", \"message\": {\"content\": \"x\"}}\n";
+        let codex_plain = CODEX
+            .lines()
+            .map(|l| match l.find("\"type\"") {
+                Some(i) if l.starts_with("{\"timestamp\"") => format!("{{{}", &l[i..]),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let msgs = run(&[
+            ("tests/c/transcripts/a.jsonl", none),
+            ("tests/c/transcripts/b.jsonl", &codex_plain),
+        ]);
+        assert_eq!(
+            msgs,
+            vec![
+                "transcript-timestamp tests/c: no record of the case's transcripts has a timestamp"
+            ]
+        );
+    }
+}

@@ -1,9 +1,81 @@
-//! Prompts (filled in by the pass-rules work).
+//! Prompts and personas that no pass names.
+
 use super::Rule;
+use super::layout::{Place, place};
 use super::pass::PassDef;
-use crate::diagnostic::Diagnostic;
-use crate::pack::Pack;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pack::{Kind, Pack};
 
-pub static RULES: &[&Rule] = &[];
+pub static UNREFERENCED_FILE: Rule = Rule {
+    id: "unreferenced-file",
+    family: "unreferenced",
+    severity: Severity::Warning,
+    summary: "A prompt or persona that no pass names",
+    description: "Every prompts/<name>.md should be some pass's prompt and every personas/<name>.md some pass's reviewer. A file nothing uses is shipped to users unread by hippo, and a reviewer of the pack cannot tell whether it was meant to be used. Not reported while a pass file fails to parse, because then no file can be called unused.",
+    help: "Delete the file, or name it in a pass file's prompt or reviewer.",
+    security_severity: None,
+    precision: "very-high",
+};
 
-pub fn check(_pack: &Pack, _passes: &[PassDef], _out: &mut Vec<Diagnostic>) {}
+pub static RULES: &[&Rule] = &[&UNREFERENCED_FILE];
+
+/// Called only when every pass file parsed (the seed: otherwise no file can be called unused).
+pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
+    for f in &pack.files {
+        let named = match place(Kind::Pass, &f.path) {
+            Some((Place::Prompt, _)) => passes.iter().any(|p| p.prompt == f.path),
+            Some((Place::Persona, _)) => passes.iter().any(|p| p.reviewer == f.path),
+            _ => continue,
+        };
+        if !named {
+            out.push(Diagnostic::file(
+                &UNREFERENCED_FILE,
+                &f.path,
+                "not referenced by any pass",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::pass::test_pack;
+
+    #[test]
+    fn files_no_pass_names() {
+        let p = test_pack(
+            Kind::Pass,
+            &[
+                ("prompts/a.md", ""),
+                ("prompts/b.md", ""),
+                ("personas/a.md", ""),
+                ("personas/b.md", ""),
+                ("templates/t.md", ""),
+            ],
+        );
+        let pass = PassDef {
+            prompt: "prompts/a.md".into(),
+            reviewer: "personas/a.md".into(),
+            ..PassDef::default()
+        };
+        let mut out = Vec::new();
+        check(&p, &[pass], &mut out);
+        let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
+        assert_eq!(
+            got,
+            [
+                "prompts/b.md: not referenced by any pass",
+                "personas/b.md: not referenced by any pass",
+            ]
+        );
+        // A persona named as a prompt does not count as referenced as a persona.
+        let crossed = PassDef {
+            prompt: "personas/b.md".into(),
+            ..PassDef::default()
+        };
+        let mut out = Vec::new();
+        check(&p, &[crossed], &mut out);
+        assert_eq!(out.len(), 4, "control: nothing is referenced as what it is");
+    }
+}

@@ -10,10 +10,15 @@ pub fn data(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// Copies `tests/data/packs/<name>` into `dir/<as_name>`.
+/// Copies `examples/packs/<name>` (the conformance packs) into `dir/<as_name>`.
 pub fn copy_pack(name: &str, dir: &Path, as_name: &str) -> PathBuf {
     let to = dir.join(as_name);
-    copy_tree(&data("packs").join(name), &to);
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/packs")
+            .join(name),
+        &to,
+    );
     to
 }
 

@@ -1,0 +1,145 @@
+//! RFC 3339 timestamps, without a date-time dependency: `2026-11-01T10:00:00.000Z`.
+
+/// Nanoseconds since 1970-01-01T00:00:00Z of an RFC 3339 `date-time`
+/// (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case), or `None`
+/// when the text is not one. A leap second (`:60`) is accepted and counted as the next second.
+pub fn parse_rfc3339(s: &str) -> Option<i128> {
+    let b = s.as_bytes();
+    if b.len() < 20 {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let part = b.get(r)?;
+        if part.iter().all(u8::is_ascii_digit) {
+            std::str::from_utf8(part).ok()?.parse().ok()
+        } else {
+            None
+        }
+    };
+    let year = num(0..4)?;
+    let month = num(5..7)?;
+    let day = num(8..10)?;
+    let hour = num(11..13)?;
+    let minute = num(14..16)?;
+    let second = num(17..19)?;
+    if b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    let mut i = 19;
+    let mut nanos: i128 = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let mut scale: i128 = 100_000_000;
+        for &d in &b[start..i] {
+            nanos += i128::from(d - b'0') * scale;
+            scale /= 10;
+        }
+    }
+    let offset_minutes: i64 = match b.get(i) {
+        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() => {
+            let oh = num(i + 1..i + 3)?;
+            let om = num(i + 4..i + 6)?;
+            if b[i + 3] != b':' || oh > 23 || om > 59 {
+                return None;
+            }
+            let m = oh * 60 + om;
+            if sign == b'+' { m } else { -m }
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(year, month, day);
+    let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+    Some(i128::from(secs) * 1_000_000_000 + nanos)
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// A duration as the window message writes it: `25h 03m` (whole minutes, rounded down).
+pub fn hours_minutes(nanos: i128) -> String {
+    let minutes = nanos / 60_000_000_000;
+    format!("{}h {:02}m", minutes / 60, minutes % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_rfc3339() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:01.5Z"), Some(1_500_000_000));
+        assert_eq!(
+            parse_rfc3339("1970-01-01T01:00:00+01:00"),
+            Some(0),
+            "an offset moves the instant"
+        );
+        let a = parse_rfc3339("2026-11-01T10:00:00.000Z").unwrap();
+        let b = parse_rfc3339("2026-11-02T11:03:00.000Z").unwrap();
+        assert_eq!(hours_minutes(b - a), "25h 03m");
+        assert!(parse_rfc3339("2024-02-29T00:00:00z").is_some(), "leap day");
+    }
+
+    #[test]
+    fn rejects_what_is_not_rfc3339() {
+        for bad in [
+            "",
+            "2026-11-01",
+            "2026-11-01T10:00:00",
+            "2026-11-01 10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2025-02-29T10:00:00Z",
+            "2026-11-01T24:00:00Z",
+            "2026-11-01T10:00:00.Z",
+            "2026-11-01T10:00:00+0100",
+            "2026-11-01T10:00:00Zjunk",
+            "２０２６-11-01T10:00:00Z",
+            "yesterday at noon, roughly",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad:?} is not RFC 3339");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The examples of hippo's page "Writing a pack", byte for byte (the same runs as
+//! `shared/conformance/check-examples.sh`, over the copies in `tests/packs/`).
+
+use std::path::Path;
+use std::process::Command;
+
+fn packs() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/packs"))
+}
+
+/// A work folder holding `decision-log`, `broken` (with the `.git` folder the page adds) and
+/// `failing` (the page's failing variant of the good pack).
+fn workspace() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["decision-log", "broken"] {
+        copy(&packs().join(name), &tmp.path().join(name));
+    }
+    std::fs::create_dir_all(tmp.path().join("broken/.git")).unwrap();
+    std::fs::write(
+        tmp.path().join("broken/.git/HEAD"),
+        "ref: refs/heads/main\n",
+    )
+    .unwrap();
+    copy(&packs().join("decision-log"), &tmp.path().join("failing"));
+    let case = tmp.path().join("failing/tests/cache-store/case.toml");
+    let text = std::fs::read_to_string(&case).unwrap();
+    let changed = text.replace("\napplied = 1\n", "\napplied = 0\n").replace(
+        "\ncontains = [\"SQLite file\"]\n",
+        "\ncontains = [\"postgres\"]\n",
+    );
+    assert_ne!(
+        text, changed,
+        "the failing variant must differ from the good pack"
+    );
+    std::fs::write(&case, changed).unwrap();
+    tmp
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn broken_expected() -> String {
+    std::fs::read_to_string(packs().join("broken.expected")).unwrap()
+}
+
+#[test]
+fn check_good_pack() {
+    let w = workspace();
+    assert_eq!(
+        run(w.path(), &["check", "decision-log"]),
+        ("ok decision-log 1.0.0\n".into(), 0)
+    );
+}
+
+#[test]
+fn check_broken_pack_prints_the_page_byte_for_byte() {
+    let w = workspace();
+    assert_eq!(run(w.path(), &["check", "broken"]), (broken_expected(), 1));
+}
+
+#[test]
+fn check_unreadable_dir() {
+    let w = workspace();
+    assert_eq!(
+        run(w.path(), &["check", "nowhere"]),
+        (
+            "error nowhere: No such file or directory (os error 2)\n".into(),
+            1
+        )
+    );
+}
+
+#[test]
+fn control_the_good_and_broken_packs_differ() {
+    let w = workspace();
+    let (good, _) = run(w.path(), &["check", "decision-log"]);
+    assert_ne!(good, broken_expected());
+}
+
+#[test]
+fn test_good_pack() {
+    let w = workspace();
+    assert_eq!(
+        run(w.path(), &["test", "decision-log"]),
+        ("ok decision-log/cache-store\n".into(), 0)
+    );
+}
+
+#[test]
+fn test_failing_case_prints_the_page_two_lines() {
+    let w = workspace();
+    assert_eq!(
+        run(w.path(), &["test", "failing"]),
+        (
+            "FAIL decision-log/cache-store: applied: expected 0, got 1\nFAIL decision-log/cache-store: note notes/Decision log.md: \"postgres\" not found\n".into(),
+            1
+        )
+    );
+}
+
+#[test]
+fn test_unknown_case() {
+    let w = workspace();
+    assert_eq!(
+        run(w.path(), &["test", "decision-log", "--case", "nope"]),
+        ("error no case named nope\n".into(), 1)
+    );
+}
+
+#[test]
+fn test_broken_pack_prints_only_the_errors() {
+    let w = workspace();
+    let want: String = broken_expected()
+        .lines()
+        .filter(|l| l.starts_with("error"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(run(w.path(), &["test", "broken"]), (want, 1));
+}
