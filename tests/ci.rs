@@ -443,6 +443,12 @@ fn hygiene(r: &Run) {
         })
         .collect();
     assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "errors first:\n{r}");
+    // Every annotation of a finding names a file relative to the workspace.
+    for a in r.annotations() {
+        if !a.contains("title=hippo-packs (") {
+            assert!(a.contains(" file=packs/"), "{a}\n{r}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -555,18 +561,28 @@ fn the_sarif_is_relative_to_the_workspace() {
     hygiene(&r);
     let sarif = String::from_utf8(r.sarif.clone().expect("written under out/")).unwrap();
     assert_eq!(r.out("sarif-file"), "out/h.sarif");
-    if !sarif.is_empty() {
-        let v: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
-        assert_eq!(v["runs"].as_array().map(Vec::len), Some(1), "one run");
-        assert!(
-            sarif.contains("\"packs/broken/pack.toml\""),
-            "URIs relative to GITHUB_WORKSPACE, not to path:\n{sarif}"
-        );
-        assert!(
-            !sarif.contains(&ws.path().display().to_string()),
-            "no machine path"
-        );
-    }
+    let v: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(1), "one run");
+    assert_eq!(v["runs"][0]["automationDetails"]["id"], "hippo-packs/");
+    let uris: Vec<&str> = v["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|x| {
+            x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        uris,
+        vec!["packs/broken/pack.toml"],
+        "URIs relative to GITHUB_WORKSPACE, not to path"
+    );
+    assert!(
+        !sarif.contains(&ws.path().display().to_string()),
+        "no machine path"
+    );
     assert_eq!(
         decode_upload(&server.uploads()[0]).as_slice(),
         sarif.as_bytes()
