@@ -388,7 +388,7 @@ mod tests {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    if seed % sep_every as u64 == 0 {
+                    if seed.is_multiple_of(sep_every as u64) {
                         b" \n-:\xff"[(seed >> 32) as usize % 5]
                     } else {
                         b"aZ09+/="[(seed >> 40) as usize % 7]
