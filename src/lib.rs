@@ -12,6 +12,7 @@ pub mod dream;
 pub mod escape;
 pub mod fixture;
 pub mod pack;
+pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod tomlx;

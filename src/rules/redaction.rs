@@ -1,4 +1,9 @@
-//! Redaction: a file that hippo's secret redaction would change (filled in by the redaction work).
+//! Redaction: a file that hippo's secret redaction would change (SPEC 3.7).
+//!
+//! The detectors live in [`crate::redact`]; this rule asks them for the first match of every
+//! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
+//! elsewhere a warning. One finding per file, at its first match, printed without a position
+//! (the seed's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pack::Pack;
@@ -8,12 +13,145 @@ pub static REDACTION: Rule = Rule {
     family: "redaction",
     severity: Severity::Error,
     summary: "A file that secret redaction would change",
-    description: "hippo redacts secrets in transcripts as it indexes them. Under tests/ a file redaction would change is an error, because it would not mean the same once indexed; elsewhere it is a warning.",
-    help: "Replace the secret-looking text with a placeholder such as YOUR_API_KEY.",
+    description: "hippo redacts secrets in transcripts as it indexes them. Under tests/ a file redaction would change is an error, because it would not mean the same once indexed; elsewhere it is a warning. The detectors (private keys, cloud and service tokens, JWTs, credentials in URLs and Authorization headers, and secret-named assignments of random-looking literals) carry gitleaks' rule names; the kind is in the message.",
+    help: "Replace the secret-looking text with a placeholder such as YOUR_API_KEY, <token> or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).",
     security_severity: Some("7.5"),
     precision: "high",
 };
 
 pub static RULES: &[&Rule] = &[&REDACTION];
 
-pub fn check(_pack: &Pack, _out: &mut Vec<Diagnostic>) {}
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    for f in &pack.files {
+        // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
+        if !f.complete {
+            continue;
+        }
+        if let Some(m) = crate::redact::first_match_bytes(&f.bytes) {
+            let d = Diagnostic::key(
+                &REDACTION,
+                &f.path,
+                m.span,
+                format!("redaction would change it ({})", m.kind),
+            );
+            out.push(if f.in_tests() {
+                d
+            } else {
+                d.with_severity(Severity::Warning)
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Span;
+    use crate::pack::{Kind, PackFile};
+
+    fn pack(files: &[(&str, Vec<u8>, bool)]) -> Pack {
+        let files: Vec<PackFile> = files
+            .iter()
+            .map(|(path, bytes, complete)| PackFile {
+                path: path.to_string(),
+                size: bytes.len() as u64,
+                bytes: bytes.clone(),
+                complete: *complete,
+            })
+            .collect();
+        Pack {
+            dir: "p".into(),
+            kind: Kind::Pass,
+            entries: Vec::new(),
+            index: files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.path.clone(), i))
+                .collect(),
+            files,
+            skipped: Vec::new(),
+            walk_diagnostics: Vec::new(),
+        }
+    }
+
+    /// An access key id of the right shape, built at run time.
+    fn key() -> String {
+        format!("{}{}", "AKIA", "Q7RZ2MNB4XK5WP3T")
+    }
+
+    #[test]
+    fn error_under_tests_warning_elsewhere_one_per_file_at_the_first_match() {
+        let transcript = format!(
+            "{{\"synthetic\": true}}\n{{\"text\": \"key {} and ghp_{}\"}}\n",
+            key(),
+            "Zk3".repeat(12)
+        );
+        let prompt = format!("Use {} here and {} there.\n", key(), key());
+        let p = pack(&[
+            ("prompts/p.md", prompt.clone().into_bytes(), true),
+            (
+                "tests/c/transcripts/x.jsonl",
+                transcript.clone().into_bytes(),
+                true,
+            ),
+            (
+                "tests/c/notes/clean.md",
+                b"Decision: use SQLite.\n".to_vec(),
+                true,
+            ),
+            ("README.md", b"Set api_key = YOUR_API_KEY.\n".to_vec(), true),
+        ]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        assert_eq!(out.len(), 2, "{out:?}");
+        let w = &out[0];
+        assert_eq!(w.severity, Severity::Warning);
+        assert_eq!(
+            w.text(""),
+            "prompts/p.md: redaction would change it (aws-access-token)"
+        );
+        let at = prompt.find("AKIA").unwrap();
+        assert_eq!(w.span, Some(Span::new(at, at + 20)));
+        let e = &out[1];
+        assert_eq!(e.severity, Severity::Error);
+        assert_eq!(
+            e.text("pk/"),
+            "pk/tests/c/transcripts/x.jsonl: redaction would change it (aws-access-token)"
+        );
+        let at = transcript.find("AKIA").unwrap();
+        assert_eq!(e.span, Some(Span::new(at, at + 20)));
+    }
+
+    #[test]
+    fn invalid_utf8_is_scanned_and_partial_files_are_not() {
+        let mut bytes = b"\xff\xfe ".to_vec();
+        bytes.extend_from_slice(key().as_bytes());
+        let p = pack(&[
+            ("tests/c/notes/a.md", bytes.clone(), true),
+            ("tests/c/notes/b.md", bytes, false),
+        ]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].subject.as_deref(), Some("tests/c/notes/a.md"));
+    }
+
+    #[test]
+    fn a_clean_pack_has_no_finding() {
+        let p = pack(&[
+            (
+                "prompts/p.md",
+                b"Respect the token budget; never print a password field.\n".to_vec(),
+                true,
+            ),
+            (
+                "tests/c/transcripts/x.jsonl",
+                b"{\"synthetic\": true}\n".to_vec(),
+                true,
+            ),
+        ]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
+}
