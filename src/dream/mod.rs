@@ -57,9 +57,17 @@ pub enum Event {
     /// A call not made: the prompt could not fit the budget without any turn.
     Skipped { notes: Vec<String> },
     /// A reply, or an element of it, that failed validation, and why.
-    Invalid { call: usize, element: Option<usize>, why: String },
+    Invalid {
+        call: usize,
+        element: Option<usize>,
+        why: String,
+    },
     /// A proposal and the reviewer's verdict.
-    Reviewed { call: usize, note: String, confirmed: bool },
+    Reviewed {
+        call: usize,
+        note: String,
+        confirmed: bool,
+    },
     /// A call of the model or the reviewer that failed, or a change that could not be written.
     Error { call: usize, error: String },
 }
@@ -99,7 +107,13 @@ struct Call {
 /// declared.
 fn ordered(sessions: &[Session]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..sessions.len()).collect();
-    idx.sort_by_key(|&i| (sessions[i].first_time().is_none(), sessions[i].first_time(), i));
+    idx.sort_by_key(|&i| {
+        (
+            sessions[i].first_time().is_none(),
+            sessions[i].first_time(),
+            i,
+        )
+    });
     idx
 }
 
@@ -161,7 +175,16 @@ pub fn run(
                     .filter(|&i| sessions[i].notes.contains(note))
                     .collect(),
             };
-            make_call(pass, sessions, &call, notes, model, reviewer, &mut proposed, &mut out);
+            make_call(
+                pass,
+                sessions,
+                &call,
+                notes,
+                model,
+                reviewer,
+                &mut proposed,
+                &mut out,
+            );
         }
     } else {
         let mut start = 0;
@@ -179,7 +202,16 @@ pub fn run(
                 end += 1;
             }
             let call = chunk(&order[start..end], sessions, &cands);
-            make_call(pass, sessions, &call, notes, model, reviewer, &mut proposed, &mut out);
+            make_call(
+                pass,
+                sessions,
+                &call,
+                notes,
+                model,
+                reviewer,
+                &mut proposed,
+                &mut out,
+            );
             start = end;
         }
     }
@@ -255,7 +287,11 @@ fn make_call(
     let budget = pass.input_budget_bytes;
     let total: usize = call.sessions.iter().map(|&i| sessions[i].turns.len()).sum();
     let fits = |keep: usize, notes: &mut dyn Notes| {
-        let p = render::prompt(&pass.prompt, &pass.reads, &call_data(call, sessions, notes, keep));
+        let p = render::prompt(
+            &pass.prompt,
+            &pass.reads,
+            &call_data(call, sessions, notes, keep),
+        );
         (p.len() as u64 <= budget).then_some(p)
     };
     let prompt = match fits(total, notes) {

@@ -89,17 +89,14 @@ impl Model for Command {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", self.program))?;
-        let (mut stdin, mut stdout, mut stderr) = match (
-            child.stdin.take(),
-            child.stdout.take(),
-            child.stderr.take(),
-        ) {
-            (Some(i), Some(o), Some(e)) => (i, o, e),
-            _ => {
-                kill(&mut child);
-                return Err("cannot open the command's pipes".to_string());
-            }
-        };
+        let (mut stdin, mut stdout, mut stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => {
+                    kill(&mut child);
+                    return Err("cannot open the command's pipes".to_string());
+                }
+            };
         let input = prompt.as_bytes().to_vec();
         // A command that does not read its input must not block us: write on a thread, and a
         // closed pipe is not an error.
@@ -158,7 +155,8 @@ impl Model for Command {
                 self.program
             ));
         }
-        String::from_utf8(out).map_err(|_| format!("{} answered text that is not UTF-8", self.program))
+        String::from_utf8(out)
+            .map_err(|_| format!("{} answered text that is not UTF-8", self.program))
     }
 }
 
@@ -213,7 +211,9 @@ mod tests {
 
     #[test]
     fn failures_are_errors() {
-        let e = sh("echo boom >&2; exit 3", 10_000).complete("x").unwrap_err();
+        let e = sh("echo boom >&2; exit 3", 10_000)
+            .complete("x")
+            .unwrap_err();
         assert!(e.contains("boom"), "{e}");
         let e = Command::parse("/nonexistent/model")
             .unwrap()

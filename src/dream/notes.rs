@@ -72,7 +72,9 @@ impl Notes for DirNotes {
         std::fs::read_to_string(self.path(id)?).ok()
     }
     fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
-        let p = self.path(id).ok_or_else(|| format!("{id} is not a note path"))?;
+        let p = self
+            .path(id)
+            .ok_or_else(|| format!("{id} is not a note path"))?;
         std::fs::write(&p, text).map_err(|e| format!("cannot write {id}: {e}"))
     }
 }
@@ -125,10 +127,17 @@ mod tests {
             note_type("---\ntitle: x\ntype: decision\n---\n# x\n").as_deref(),
             Some("decision")
         );
-        assert_eq!(note_type("---\r\ntype: 'log'\r\n---\r\n").as_deref(), Some("log"));
+        assert_eq!(
+            note_type("---\r\ntype: 'log'\r\n---\r\n").as_deref(),
+            Some("log")
+        );
         assert_eq!(note_type("# x\ntype: decision\n"), None, "not at the top");
         assert_eq!(note_type("---\ntype: decision\n"), None, "unclosed");
-        assert_eq!(note_type("---\ntitle: x\n---\ntype: log\n"), None, "after the block");
+        assert_eq!(
+            note_type("---\ntitle: x\n---\ntype: log\n"),
+            None,
+            "after the block"
+        );
     }
 
     #[test]

@@ -66,7 +66,10 @@ fn session(id: &str, notes: &[&str], turns: Vec<Turn>) -> Session {
 }
 
 fn pass(reads: &[&str], per_note: bool) -> Pass {
-    let body: String = reads.iter().map(|r| format!("## {r}\n{{{{{r}}}}}\n")).collect();
+    let body: String = reads
+        .iter()
+        .map(|r| format!("## {r}\n{{{{{r}}}}}\n"))
+        .collect();
     Pass {
         name: "p".into(),
         prompt: format!("# P\n{body}\n{CLOSING_INSTRUCTION}\n"),
@@ -91,7 +94,10 @@ fn reply(items: &[serde_json::Value]) -> String {
 fn notes() -> MemoryNotes {
     MemoryNotes::new([
         ("notes/Decision log.md", "# Decision log\n\n## Decisions\n"),
-        ("notes/Meeting notes.md", "# Meeting notes\n- lantern festival\n"),
+        (
+            "notes/Meeting notes.md",
+            "# Meeting notes\n- lantern festival\n",
+        ),
         ("notes/Queue.md", "---\ntype: decision\n---\n# Queue"),
     ])
 }
@@ -112,7 +118,12 @@ fn the_seed_case_applies_one_change() {
     let mut p = pass(&["sessions", "notes", "turns"], true);
     p.note_paths = vec!["**/Decision log*.md".into(), "**/Decisions.md".into()];
     let mut n = notes();
-    let r = reply(&[proposal("notes/Decision log.md", "- cache: SQLite file", "s1", 2)]);
+    let r = reply(&[proposal(
+        "notes/Decision log.md",
+        "- cache: SQLite file",
+        "s1",
+        2,
+    )]);
     let out = run(
         &p,
         &[dl_session()],
@@ -300,14 +311,32 @@ fn over_budget_drops_the_oldest_turns_and_skips_what_cannot_fit() {
         "s1",
         &["notes/Decision log.md"],
         vec![
-            t("s1", 1, Role::User, 3, &format!("newest {}", "n".repeat(300))),
-            t("s1", 2, Role::User, 0, &format!("oldest {}", "o".repeat(300))),
-            t("s1", 3, Role::User, 2, &format!("middle {}", "m".repeat(300))),
+            t(
+                "s1",
+                1,
+                Role::User,
+                3,
+                &format!("newest {}", "n".repeat(300)),
+            ),
+            t(
+                "s1",
+                2,
+                Role::User,
+                0,
+                &format!("oldest {}", "o".repeat(300)),
+            ),
+            t(
+                "s1",
+                3,
+                Role::User,
+                2,
+                &format!("middle {}", "m".repeat(300)),
+            ),
         ],
     );
     let full = run(
         &p,
-        &[s.clone()],
+        std::slice::from_ref(&s),
         &mut notes(),
         &StandIn::model("[]"),
         &StandIn::reviewer("confirm"),
@@ -316,7 +345,7 @@ fn over_budget_drops_the_oldest_turns_and_skips_what_cannot_fit() {
     p.input_budget_bytes = size - 200;
     let out = run(
         &p,
-        &[s.clone()],
+        std::slice::from_ref(&s),
         &mut notes(),
         &StandIn::model("[]"),
         &StandIn::reviewer("confirm"),
@@ -345,7 +374,12 @@ fn a_rejecting_reviewer_writes_nothing() {
     let p = pass(&["notes", "turns"], true);
     let mut n = notes();
     let before = n.notes.clone();
-    let r = reply(&[proposal("notes/Decision log.md", "- cache: SQLite", "s1", 2)]);
+    let r = reply(&[proposal(
+        "notes/Decision log.md",
+        "- cache: SQLite",
+        "s1",
+        2,
+    )]);
     let out = run(
         &p,
         &[dl_session()],
@@ -377,7 +411,12 @@ fn evidence_from_another_session_fails_validation() {
         &["notes/Meeting notes.md"],
         vec![t("s9", 1, Role::User, 0, "x")],
     );
-    let r = reply(&[proposal("notes/Decision log.md", "- cache: SQLite", "s9", 1)]);
+    let r = reply(&[proposal(
+        "notes/Decision log.md",
+        "- cache: SQLite",
+        "s9",
+        1,
+    )]);
     let out = run(
         &p,
         &[dl_session(), other],
@@ -451,7 +490,10 @@ fn later_calls_see_earlier_changes_and_repeats_fail() {
         &StandIn::reviewer("confirm"),
     );
     assert_eq!(out.counts.calls, 2);
-    assert!(out.prompts[1].contains(same), "the second chunk sees the change");
+    assert!(
+        out.prompts[1].contains(same),
+        "the second chunk sees the change"
+    );
     assert_eq!(out.counts.applied, 1);
     assert_eq!(out.counts.validation_failures, 1);
 }
@@ -490,7 +532,10 @@ fn a_codex_session_dreams_like_any_other() {
     assert!(out.prompts[0].contains(r#""tool":"codex""#));
     assert!(out.prompts[0].contains(r#""ordinal":3,"role":"tool""#));
     assert_eq!(out.counts.applied, 1);
-    assert_eq!(out.counts.validation_failures, 1, "a URL only tool output shows");
+    assert_eq!(
+        out.counts.validation_failures, 1,
+        "a URL only tool output shows"
+    );
     assert!(
         n.notes["notes/Queue.md"].ends_with("# Queue\n- queue: a channel\n"),
         "a final newline first"
@@ -528,7 +573,12 @@ fn hostile_replies_are_validation_failures() {
             &StandIn::model(&r),
             &StandIn::reviewer("confirm"),
         );
-        assert_eq!(out.counts.validation_failures, failures, "{}", &r[..r.len().min(40)]);
+        assert_eq!(
+            out.counts.validation_failures,
+            failures,
+            "{}",
+            &r[..r.len().min(40)]
+        );
         assert_eq!(out.counts.applied, 0);
         assert_eq!(n.notes, before);
     }
