@@ -10,11 +10,15 @@ use crate::escape;
 /// the pack), the message of a pack-wide one. A failed expectation's message is the `FAIL`
 /// line's text after `<pack>/<case>: `.
 pub fn message(d: &Diagnostic) -> String {
-    let raw = match &d.style {
+    escape::line(&raw_message(d)).into_owned()
+}
+
+/// [`message`] before escaping, for a renderer with its own escaping (annotations).
+pub fn raw_message(d: &Diagnostic) -> String {
+    match &d.style {
         Style::Located { .. } | Style::AtLine | Style::Bare => d.message.clone(),
         Style::Lead(_) => d.text(""),
-    };
-    escape::line(&raw).into_owned()
+    }
 }
 
 /// The `/`-separated path, relative to the working folder, of the file a diagnostic points at;
