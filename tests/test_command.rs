@@ -82,7 +82,8 @@ fn stub_command() -> String {
 
 #[test]
 fn the_stub_subprocess_gives_the_same_result_as_the_stand_in() {
-    let variants: Vec<(&str, Box<dyn Fn(String) -> String>)> = vec![
+    type Edit = Box<dyn Fn(String) -> String>;
+    let variants: Vec<(&str, Edit)> = vec![
         ("good", Box::new(|s| s)),
         (
             "failing",
