@@ -94,6 +94,9 @@ pub struct Diagnostic {
     pub region: Region,
     pub message: String,
     pub style: Style,
+    /// Filled by `rules::resolve` from the file's bytes: GitHub's `primaryLocationLineHash` of
+    /// the region's first line (`None` when the file's bytes are not at hand).
+    pub fingerprint: Option<String>,
 }
 
 impl Diagnostic {
@@ -110,6 +113,7 @@ impl Diagnostic {
             style: Style::Located {
                 show_position: false,
             },
+            fingerprint: None,
         }
     }
 
@@ -166,6 +170,7 @@ impl Diagnostic {
             region: Region::FILE,
             message: message.into(),
             style: Style::Bare,
+            fingerprint: None,
         }
     }
 

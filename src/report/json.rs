@@ -1,6 +1,177 @@
-//! (built by the reports work)
-use super::{Mode, PackReport};
+//! `--format json`: the versioned report `hippo-packs/v1`, documented in
+//! docs/output-formats.md. Struct field order is the order in the file; every string a pack
+//! controls is escaped as the text output escapes it.
 
-pub fn render(_reports: &[PackReport], _mode: Mode) -> String {
-    String::new()
+use serde::Serialize;
+
+use super::machine::{location_path, message};
+use super::{Counts, Mode, PackReport};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::escape;
+
+pub const FORMAT: &str = "hippo-packs/v1";
+
+pub fn render(reports: &[PackReport], mode: Mode) -> String {
+    let packs: Vec<Pack> = reports.iter().map(|r| pack(r, mode)).collect();
+    let summary = Summary {
+        packs: packs.len(),
+        failed_packs: packs.iter().filter(|p| p.verdict == "failed").count(),
+        errors: reports.iter().map(PackReport::errors).sum(),
+        warnings: reports.iter().map(PackReport::warnings).sum(),
+        cases: reports.iter().map(|r| r.cases.len()).sum(),
+        failed_cases: reports.iter().map(PackReport::failed_cases).sum(),
+    };
+    let doc = Report {
+        format: FORMAT,
+        tool: Tool {
+            name: "hippo-packs",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        command: match mode {
+            Mode::Check => "check",
+            Mode::Test => "test",
+        },
+        packs,
+        summary,
+    };
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn pack(r: &PackReport, mode: Mode) -> Pack {
+    Pack {
+        path: esc(&r.dir),
+        uri: esc(&r.uri_base),
+        name: r.name.as_deref().map(esc),
+        version: r.version.as_deref().map(esc),
+        kind: r.kind.map(|k| k.as_str()),
+        verdict: if r.failed(false) { "failed" } else { "ok" },
+        errors: r.errors(),
+        warnings: r.warnings(),
+        skipped: r.skipped.iter().map(|s| esc(s)).collect(),
+        diagnostics: r
+            .diagnostics
+            .iter()
+            .map(|d| {
+                diagnostic(
+                    r,
+                    d,
+                    format!("{} {}", d.severity.as_str(), d.text(&r.prefix)),
+                )
+            })
+            .collect(),
+        cases: (mode == Mode::Test).then(|| {
+            r.cases
+                .iter()
+                .map(|c| Case {
+                    name: esc(&c.name),
+                    verdict: if c.failures.is_empty() {
+                        "ok"
+                    } else {
+                        "failed"
+                    },
+                    counts: c.counts.clone(),
+                    failures: c
+                        .failures
+                        .iter()
+                        .map(|d| {
+                            let line =
+                                format!("FAIL {}/{}: {}", r.display_name(), c.name, d.message);
+                            diagnostic(r, d, line)
+                        })
+                        .collect(),
+                })
+                .collect()
+        }),
+        no_case: r.no_case.as_deref().map(esc),
+    }
+}
+
+/// One finding; `line` is the text output's line for it.
+fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
+    let g = &d.region;
+    Diag {
+        rule: d.rule.id,
+        severity: d.severity,
+        path: d.subject.as_deref().map(esc),
+        file: d.file.as_deref().map(esc),
+        location: esc(&location_path(r, d)),
+        line: g.line,
+        column: g.col,
+        end_line: g.end_line,
+        end_column: g.end_col,
+        message: message(d),
+        text: esc(&line),
+    }
+}
+
+fn esc(s: &str) -> String {
+    escape::line(s).into_owned()
+}
+
+#[derive(Serialize)]
+struct Report {
+    format: &'static str,
+    tool: Tool,
+    command: &'static str,
+    packs: Vec<Pack>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Pack {
+    path: String,
+    uri: String,
+    name: Option<String>,
+    version: Option<String>,
+    kind: Option<&'static str>,
+    verdict: &'static str,
+    errors: usize,
+    warnings: usize,
+    skipped: Vec<String>,
+    diagnostics: Vec<Diag>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cases: Option<Vec<Case>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_case: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Diag {
+    rule: &'static str,
+    severity: Severity,
+    path: Option<String>,
+    file: Option<String>,
+    location: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Case {
+    name: String,
+    verdict: &'static str,
+    counts: Counts,
+    failures: Vec<Diag>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    packs: usize,
+    failed_packs: usize,
+    errors: usize,
+    warnings: usize,
+    cases: usize,
+    failed_cases: usize,
 }

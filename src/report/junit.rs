@@ -1,6 +1,167 @@
-//! (built by the reports work)
-use super::PackReport;
+//! `--junit FILE` (`test`): JUnit XML as the usual CI test reporters read it. One `testsuite`
+//! per pack, one `testcase` per case with one `failure` per failed expectation; a pack whose
+//! validation failed is one failing testcase named `check`, and an unmatched `--case NAME` one
+//! failing testcase named `NAME`. No times or host names: the same results give the same bytes.
 
-pub fn render(_reports: &[PackReport]) -> String {
-    String::new()
+use std::fmt::Write;
+
+use super::PackReport;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::escape;
+
+/// A testcase as written: its name and its failures (type, message, body).
+struct TestCase {
+    name: String,
+    failures: Vec<(String, String, String)>,
+}
+
+pub fn render(reports: &[PackReport]) -> String {
+    let suites: Vec<(String, Vec<TestCase>)> = reports.iter().map(suite).collect();
+    let tests: usize = suites.iter().map(|(_, cs)| cs.len()).sum();
+    let failed = |cs: &[TestCase]| cs.iter().filter(|c| !c.failures.is_empty()).count();
+    let failures: usize = suites.iter().map(|(_, cs)| failed(cs)).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"hippo-packs\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">"
+    );
+    for (name, cases) in &suites {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
+            xml(name),
+            cases.len(),
+            failed(cases)
+        );
+        for c in cases {
+            let open = format!(
+                "    <testcase name=\"{}\" classname=\"{}\"",
+                xml(&c.name),
+                xml(name)
+            );
+            if c.failures.is_empty() {
+                let _ = writeln!(out, "{open}/>");
+                continue;
+            }
+            let _ = writeln!(out, "{open}>");
+            for (kind, message, body) in &c.failures {
+                let _ = writeln!(
+                    out,
+                    "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                    xml(kind),
+                    xml(message),
+                    xml(body)
+                );
+            }
+            let _ = writeln!(out, "    </testcase>");
+        }
+        let _ = writeln!(out, "  </testsuite>");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn suite(r: &PackReport) -> (String, Vec<TestCase>) {
+    let name = r.display_name().to_string();
+    let mut cases = Vec::new();
+    let errors: Vec<&Diagnostic> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if !errors.is_empty() {
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|d| format!("error {}", escape::line(&d.text(&r.prefix))))
+            .collect();
+        cases.push(TestCase {
+            name: "check".into(),
+            failures: vec![(
+                "validation".into(),
+                format!(
+                    "{} error{}: the pack's cases did not run",
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" }
+                ),
+                lines.join("\n"),
+            )],
+        });
+    }
+    if let Some(missing) = &r.no_case {
+        cases.push(TestCase {
+            name: missing.clone(),
+            failures: vec![(
+                "no-case".into(),
+                format!("no case named {missing}"),
+                format!("error no case named {}", escape::line(missing)),
+            )],
+        });
+    }
+    for c in &r.cases {
+        cases.push(TestCase {
+            name: c.name.clone(),
+            failures: c
+                .failures
+                .iter()
+                .map(|f| {
+                    let at = f
+                        .file
+                        .as_deref()
+                        .map(|file| format!("\nat {}{}:{}", r.prefix, file, f.region.line))
+                        .unwrap_or_default();
+                    (
+                        f.rule.id.to_string(),
+                        f.message.clone(),
+                        format!("FAIL {}/{}: {}{}", name, c.name, f.message, at),
+                    )
+                })
+                .collect(),
+        });
+    }
+    (name, cases)
+}
+
+/// Text for an XML 1.0 attribute or element: each line escaped as the text output escapes it
+/// (so no control character is left), line breaks as `&#10;`, the five markup characters as
+/// entities, and any character XML 1.0 forbids (U+FFFE, U+FFFF) dropped.
+pub fn xml(s: &str) -> String {
+    let shown: Vec<_> = s.split('\n').map(escape::line).collect();
+    let shown = shown.join("\n");
+    let mut out = String::with_capacity(shown.len());
+    for c in shown.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            c if allowed(c) => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// XML 1.0's `Char` production.
+fn allowed(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_text_is_escaped_and_forbidden_characters_dropped() {
+        assert_eq!(
+            xml("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+        );
+        assert_eq!(xml("x\u{FFFF}y\u{FFFE}"), "xy");
+        assert_eq!(xml("bell\u{7}"), "bellU+0007");
+        assert_eq!(xml("two\nlines"), "two&#10;lines");
+        // Control: a raw `<` would open a tag.
+        assert!(!xml("</failure>").contains('<'));
+    }
 }

@@ -85,9 +85,11 @@ impl PackReport {
     }
 }
 
+pub mod fingerprint;
 pub mod github;
 pub mod json;
 pub mod junit;
+mod machine;
 pub mod rules;
 pub mod sarif;
 

@@ -1,14 +1,142 @@
-//! `hippo-packs rules` (built by the reports work)
+//! `hippo-packs rules [RULE]` and docs/rules.md: both read the catalogue, nothing else.
 
-/// The catalogue, or one rule explained; `Err` is an unknown rule's message.
+use crate::escape;
+use crate::rules::{self, Rule};
+
+use super::sarif::{help_uri, markdown_text};
+
+/// The catalogue (`<id>  <severity>  <summary>`, one rule a line, in catalogue order), or one
+/// rule explained; `Err` is an unknown rule's message for standard error.
 pub fn render(rule: Option<&str>) -> Result<String, String> {
     match rule {
-        None => Ok(crate::rules::catalogue()
-            .iter()
-            .map(|r| format!("{}\t{}\n", r.id, r.summary))
-            .collect()),
-        Some(id) => crate::rules::find(id)
-            .map(|r| format!("{}\n\n{}\n\n{}\n", r.id, r.description, r.help))
-            .ok_or_else(|| format!("error no rule named {id}\n")),
+        None => Ok(catalogue()),
+        Some(id) => rules::find(id).map(explain).ok_or_else(|| {
+            format!(
+                "error no rule named {}; `hippo-packs rules` lists them\n",
+                escape::line(id)
+            )
+        }),
+    }
+}
+
+fn catalogue() -> String {
+    let all = rules::catalogue();
+    let width = all.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    all.iter()
+        .map(|r| {
+            format!(
+                "{:width$}  {:7}  {}\n",
+                r.id,
+                r.severity.as_str(),
+                r.summary
+            )
+        })
+        .collect()
+}
+
+/// One rule: what it checks, why, how to fix.
+pub fn explain(r: &Rule) -> String {
+    let mut out = format!(
+        "{}: {}\n\nseverity: {}\nfamily: {}\nprecision: {}\n",
+        r.id,
+        r.summary,
+        r.severity.as_str(),
+        r.family,
+        r.precision
+    );
+    if let Some(s) = r.security_severity {
+        out.push_str(&format!("security severity: {s}\n"));
+    }
+    out.push_str(&format!(
+        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\nReference: {}\n",
+        r.description,
+        r.help,
+        help_uri(r)
+    ));
+    out
+}
+
+/// docs/rules.md, generated from the catalogue.
+pub fn markdown() -> String {
+    let all = rules::catalogue();
+    let mut out = String::from(
+        "# Rule reference\n\n\
+         <!-- Generated from the rule catalogue (src/rules/); do not edit. Rewrite it with\n     \
+         `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         Every finding of `hippo-packs check` and `hippo-packs test` carries one of these rule ids,\n\
+         in the text output's order. `hippo-packs rules` prints this list and\n\
+         `hippo-packs rules <RULE>` explains one rule; SARIF carries the same texts.\n\n\
+         | Rule | Severity | Family | Summary |\n\
+         | --- | --- | --- | --- |\n",
+    );
+    for r in all {
+        out.push_str(&format!(
+            "| [`{id}`](#{id}) | {} | {} | {} |\n",
+            r.severity.as_str(),
+            r.family,
+            markdown_text(r.summary),
+            id = r.id
+        ));
+    }
+    for r in all {
+        out.push_str(&format!("\n## {}\n\n", r.id));
+        out.push_str(&format!(
+            "Severity: **{}**. Family: {}. Precision: {}.",
+            r.severity.as_str(),
+            r.family,
+            r.precision
+        ));
+        if let Some(s) = r.security_severity {
+            out.push_str(&format!(" Security severity: {s}."));
+        }
+        out.push_str(&format!(
+            "\n\n{}\n\n**What it checks.** {}\n\n**How to fix.** {}\n",
+            markdown_text(r.summary),
+            markdown_text(r.description),
+            markdown_text(r.help)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_lists_every_rule_once() {
+        let text = render(None).unwrap();
+        assert_eq!(text.lines().count(), rules::catalogue().len());
+        for r in rules::catalogue() {
+            assert_eq!(
+                text.lines()
+                    .filter(|l| l.split_whitespace().next() == Some(r.id))
+                    .count(),
+                1,
+                "{}",
+                r.id
+            );
+        }
+    }
+
+    #[test]
+    fn one_rule_is_explained_and_an_unknown_one_is_an_error() {
+        let r = rules::catalogue()[0];
+        let text = render(Some(r.id)).unwrap();
+        assert!(text.starts_with(&format!("{}: {}", r.id, r.summary)));
+        assert!(text.contains(r.description) && text.contains(r.help));
+        let err = render(Some("no-such-rule\u{1b}")).unwrap_err();
+        assert_eq!(
+            err,
+            "error no rule named no-such-ruleU+001B; `hippo-packs rules` lists them\n"
+        );
+    }
+
+    #[test]
+    fn markdown_has_a_section_per_rule() {
+        let md = markdown();
+        for r in rules::catalogue() {
+            assert!(md.contains(&format!("\n## {}\n", r.id)), "{}", r.id);
+        }
     }
 }

@@ -1,6 +1,424 @@
-//! (built by the reports work)
-use super::PackReport;
+//! SARIF 2.1.0 for GitHub code scanning, as SARIF.md fixes it: one run, the whole catalogue as
+//! the driver's rules, one result per diagnostic and per failed expectation, each with exactly
+//! one location and GitHub's line hash.
+//!
+//! A small typed model of our own rather than `serde-sarif`: we write a few dozen fields, the
+//! field order of the structs is the order in the file (byte-identical output), and GitHub's
+//! limits are applied while building it. See docs/output-formats.md.
 
-pub fn render(_reports: &[PackReport], _category: &str) -> String {
-    String::new()
+use serde::Serialize;
+
+use super::PackReport;
+use super::machine::{location_path, message};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{self, Rule};
+
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// Where the tool and its rule reference live.
+pub const HOME: &str = "https://github.com/hippo-packs/hippo-packs";
+/// GitHub keeps at most this many results per run.
+pub const MAX_RESULTS: usize = 25_000;
+/// GitHub's limit for a rule's descriptions, in characters.
+pub const MAX_DESCRIPTION: usize = 1_024;
+/// GitHub's limit for a rule's name, in characters.
+pub const MAX_NAME: usize = 255;
+/// GitHub's limit for a rule's tags.
+pub const MAX_TAGS: usize = 20;
+
+/// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`).
+pub fn render(reports: &[PackReport], category: &str) -> String {
+    render_limited(reports, category, MAX_RESULTS)
+}
+
+/// [`render`] with another result limit (tests).
+pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> String {
+    let log = build(reports, category, limit);
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a> {
+    let mut all: Vec<SarifResult<'a>> = Vec::new();
+    for r in reports {
+        for d in &r.diagnostics {
+            all.push(result(r, d));
+        }
+        for c in &r.cases {
+            for f in &c.failures {
+                all.push(result(r, f));
+            }
+        }
+    }
+    let total = all.len();
+    let mut notifications = Vec::new();
+    if total > limit {
+        // Errors first, each kind in its order; the rest is dropped and said so.
+        let (errors, warnings): (Vec<_>, Vec<_>) =
+            all.into_iter().partition(|r| r.level == "error");
+        let errors_total = errors.len();
+        all = errors.into_iter().chain(warnings).take(limit).collect();
+        let kept_errors = errors_total.min(limit);
+        notifications.push(Notification {
+            level: "warning",
+            message: Text {
+                text: format!(
+                    "{} of {} results were left out: GitHub keeps at most {} results per run. \
+                     Kept: {} of {} errors, {} of {} warnings. The text output counts them all.",
+                    total - limit,
+                    total,
+                    limit,
+                    kept_errors,
+                    errors_total,
+                    limit - kept_errors,
+                    total - errors_total,
+                ),
+            },
+        });
+    }
+    let category = category.trim_end_matches('/');
+    Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "hippo-packs",
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri: HOME,
+                    rules: rules::catalogue().iter().map(|r| descriptor(r)).collect(),
+                },
+            },
+            automation_details: AutomationDetails {
+                id: format!(
+                    "{}/",
+                    if category.is_empty() {
+                        "hippo-packs"
+                    } else {
+                        category
+                    }
+                ),
+            },
+            column_kind: "utf16CodeUnits",
+            invocations: [Invocation {
+                execution_successful: true,
+                tool_execution_notifications: notifications,
+            }],
+            results: all,
+        }],
+    }
+}
+
+fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
+    let region = &d.region;
+    SarifResult {
+        rule_id: d.rule.id,
+        rule_index: rules::rank(d.rule),
+        level: level(d.severity),
+        message: Text { text: message(d) },
+        locations: [Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri: encode_uri(&location_path(r, d)),
+                    uri_base_id: "%SRCROOT%",
+                },
+                region: Region {
+                    start_line: region.line.max(1),
+                    start_column: region.col16.max(1),
+                    end_line: region.end_line.max(region.line).max(1),
+                    end_column: region.end_col16.max(1),
+                },
+            },
+        }],
+        partial_fingerprints: d.fingerprint.as_deref().map(|h| Fingerprints {
+            primary_location_line_hash: h,
+        }),
+        properties: ResultProperties {
+            pack: r.display_name(),
+        },
+    }
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn descriptor(r: &'static Rule) -> Descriptor {
+    let help_uri = help_uri(r);
+    let mut tags = vec![r.family];
+    if r.security_severity.is_some() {
+        tags.push("security");
+    }
+    tags.truncate(MAX_TAGS);
+    Descriptor {
+        id: r.id,
+        name: display_name(r.id),
+        short_description: Text {
+            text: limit(r.summary, MAX_DESCRIPTION),
+        },
+        full_description: Text {
+            text: limit(r.description, MAX_DESCRIPTION),
+        },
+        help: Help {
+            text: format!("{}\n\nHow to fix: {}", r.description, r.help),
+            markdown: format!(
+                "{}\n\n**How to fix.** {}\n\n[The rule in the reference]({})",
+                markdown_text(r.description),
+                markdown_text(r.help),
+                help_uri
+            ),
+        },
+        help_uri,
+        default_configuration: Configuration {
+            level: level(r.severity),
+        },
+        properties: RuleProperties {
+            tags,
+            precision: r.precision,
+            security_severity: r.security_severity,
+        },
+    }
+}
+
+/// The rule's section of docs/rules.md.
+pub fn help_uri(r: &Rule) -> String {
+    format!("{HOME}/blob/main/docs/rules.md#{}", r.id)
+}
+
+/// The rule's `name`: the id in PascalCase, left out when that equals the id but for case
+/// (`unreadable`), as SARIF 3.49.7 asks.
+fn display_name(id: &str) -> Option<String> {
+    let name = pascal_case(id);
+    (!name.eq_ignore_ascii_case(id)).then(|| limit(&name, MAX_NAME))
+}
+
+/// `invisible-character` → `InvisibleCharacter`.
+pub fn pascal_case(id: &str) -> String {
+    id.split('-')
+        .map(|part| {
+            let mut cs = part.chars();
+            match cs.next() {
+                Some(first) => first.to_ascii_uppercase().to_string() + cs.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// Plain text as Markdown that shows it as it is (`<name>` is not a tag, `**` not emphasis).
+pub fn markdown_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// At most `max` characters, the cut marked with `…`.
+fn limit(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+/// A relative URI reference: every byte but the unreserved characters and `/` percent-encoded
+/// (a space, `%`, `#`, `?`, non-ASCII), as GitHub decodes it with `decodeURIComponent`.
+pub fn encode_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+// The model: field order is file order.
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool,
+    automation_details: AutomationDetails,
+    column_kind: &'static str,
+    invocations: [Invocation; 1],
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    semantic_version: &'static str,
+    information_uri: &'static str,
+    rules: Vec<Descriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Descriptor {
+    id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    short_description: Text,
+    full_description: Text,
+    help: Help,
+    help_uri: String,
+    default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    tags: Vec<&'static str>,
+    precision: &'static str,
+    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
+    security_severity: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct AutomationDetails {
+    id: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Text,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    locations: [Location; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_fingerprints: Option<Fingerprints<'a>>,
+    properties: ResultProperties<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    uri_base_id: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Fingerprints<'a> {
+    primary_location_line_hash: &'a str,
+}
+
+#[derive(Serialize)]
+struct ResultProperties<'a> {
+    pack: &'a str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_uris() {
+        assert_eq!(pascal_case("invisible-character"), "InvisibleCharacter");
+        assert_eq!(display_name("redaction"), None);
+        assert_eq!(display_name("a-b").as_deref(), Some("AB"));
+        assert_eq!(
+            encode_uri("packs/a/tests/c/notes/Decision log.md"),
+            "packs/a/tests/c/notes/Decision%20log.md"
+        );
+        assert_eq!(encode_uri("a/é#?%"), "a/%C3%A9%23%3F%25");
+        assert_ne!(
+            encode_uri("a b"),
+            "a b",
+            "control: a space is not a URI character"
+        );
+        assert_eq!(markdown_text("tests/<case>/**"), "tests/\\<case\\>/\\*\\*");
+    }
+
+    #[test]
+    fn long_texts_are_cut_to_the_limit() {
+        let s = "é".repeat(2000);
+        let cut = limit(&s, MAX_DESCRIPTION);
+        assert_eq!(cut.chars().count(), MAX_DESCRIPTION);
+        assert!(cut.ends_with('…'));
+        assert_eq!(limit("short", MAX_DESCRIPTION), "short");
+    }
 }

@@ -147,26 +147,47 @@ pub fn run(pack: &Pack) -> Checked {
     out
 }
 
-/// The edge: every diagnostic gets a file to point at (pack-wide ones at `pack.toml`, or the
-/// pack's first file), its span resolved into lines and columns, and the list its order.
+/// The edge: every diagnostic gets a file to point at, its span resolved and its fingerprint
+/// ([`resolve`]), and the list its order.
 pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
+    resolve(pack, diags);
+    sort(diags);
+}
+
+/// Every diagnostic gets a file to point at (pack-wide ones at `pack.toml`, or the pack's first
+/// file), its span resolved into lines and columns, and the GitHub line hash of its first line
+/// (SARIF's `primaryLocationLineHash`). The order is kept: `test` calls this for its failures.
+pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
     let fallback = pack.anchor_file();
     let mut indexes: std::collections::HashMap<String, LineIndex<'_>> = Default::default();
+    let mut hashes: std::collections::HashMap<String, Vec<String>> = Default::default();
     for d in diags.iter_mut() {
         if d.file.is_none() {
             d.file = fallback.clone();
             d.span = None;
         }
-        if let (Some(file), Some(span)) = (&d.file, d.span)
-            && let Some(f) = pack.file(file)
-        {
+        let Some(file) = &d.file else { continue };
+        let Some(f) = pack.file(file) else { continue };
+        if let Some(span) = d.span {
             let idx = indexes
                 .entry(file.clone())
                 .or_insert_with(|| LineIndex::new(&f.bytes));
             d.region = idx.region(span);
         }
+        let lines = hashes.entry(file.clone()).or_insert_with(|| {
+            if f.complete {
+                crate::report::fingerprint::line_hashes(&f.bytes)
+            } else {
+                crate::report::fingerprint::known_line_hashes(&f.bytes)
+            }
+        });
+        d.fingerprint = d
+            .region
+            .line
+            .checked_sub(1)
+            .and_then(|i| lines.get(i))
+            .cloned();
     }
-    sort(diags);
 }
 
 /// SPEC 2's order: errors, then warnings; each by subject (pack-wide first, then paths in byte

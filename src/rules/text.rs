@@ -82,6 +82,15 @@ pub fn invisible_runs(text: &str) -> Vec<Run> {
     let mut i = 0;
     let mut current: Option<(usize, char, usize, String, bool)> = None; // start, first, count, tag text, all tags
     while i < bytes.len() {
+        // Fast path: eight plain printable ASCII bytes at a time, outside a run.
+        if current.is_none() && i + 8 <= bytes.len() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[i..i + 8]);
+            if plain_ascii(u64::from_le_bytes(w)) {
+                i += 8;
+                continue;
+            }
+        }
         let b = bytes[i];
         let (c, len) = if b < 0x80 {
             (b as char, 1)
@@ -122,6 +131,22 @@ pub fn invisible_runs(text: &str) -> Vec<Run> {
         runs.push(make_run(start, bytes.len(), first, count, t, all_tags));
     }
     runs
+}
+
+/// Whether all eight bytes are printable ASCII (0x20..=0x7E): no byte at or over 0x80, none
+/// under 0x20 (exact because no byte has its high bit set), none equal to 0x7F.
+#[inline]
+fn plain_ascii(w: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    if w & HI != 0 {
+        return false;
+    }
+    if w.wrapping_sub(0x20 * LO) & !w & HI != 0 {
+        return false;
+    }
+    let x = w ^ (0x7F * LO);
+    x.wrapping_sub(LO) & !x & HI == 0
 }
 
 fn make_run(
@@ -199,6 +224,28 @@ mod tests {
             runs[0].message(),
             "U+E0068 and 5 more (hidden text \"hidden\")"
         );
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_slow_one() {
+        for b in 0u8..=0x7F {
+            let mut word = *b"abcdefgh";
+            word[3] = b;
+            let plain = (0x20..0x7F).contains(&b);
+            assert_eq!(
+                plain_ascii(u64::from_le_bytes(word)),
+                plain,
+                "byte {b:#04x}"
+            );
+        }
+        assert!(!plain_ascii(u64::from_le_bytes(*b"abc\xc3\xa9fgh")));
+        // A run right after a long plain stretch, and at every alignment.
+        for pad in 0..17 {
+            let text = format!("{}\u{202E}x", "a".repeat(pad));
+            let runs = invisible_runs(&text);
+            assert_eq!(runs.len(), 1, "pad {pad}");
+            assert_eq!(runs[0].span.start, pad);
+        }
     }
 
     #[test]

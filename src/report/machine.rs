@@ -1,0 +1,71 @@
+//! What the machine formats (SARIF, JSON, annotations, JUnit) share: the message a diagnostic
+//! carries without its path, and the path of the file it points at.
+
+use super::PackReport;
+use crate::diagnostic::{Diagnostic, Style};
+use crate::escape;
+
+/// The text output's line after `<path>: `, escaped as the text output escapes it: the message
+/// of a located finding, the whole line of a lead one (`unexpected file extra.txt`, relative to
+/// the pack), the message of a pack-wide one. A failed expectation's message is the `FAIL`
+/// line's text after `<pack>/<case>: `.
+pub fn message(d: &Diagnostic) -> String {
+    escape::line(&raw_message(d)).into_owned()
+}
+
+/// [`message`] before escaping, for a renderer with its own escaping (annotations).
+pub fn raw_message(d: &Diagnostic) -> String {
+    match &d.style {
+        Style::Located { .. } | Style::AtLine | Style::Bare => d.message.clone(),
+        Style::Lead(_) => d.text(""),
+    }
+}
+
+/// The `/`-separated path, relative to the working folder, of the file a diagnostic points at;
+/// with no file (an unreadable pack folder, a pack without files), the pack folder itself.
+pub fn location_path(r: &PackReport, d: &Diagnostic) -> String {
+    match &d.file {
+        Some(f) => join(&r.uri_base, f),
+        None if r.uri_base.is_empty() => ".".to_string(),
+        None => r.uri_base.clone(),
+    }
+}
+
+/// `<base>/<file>`, or `<file>` for a pack at the working folder.
+pub fn join(base: &str, file: &str) -> String {
+    if base.is_empty() {
+        file.to_string()
+    } else {
+        format!("{}/{}", base.trim_end_matches('/'), file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::layout;
+
+    #[test]
+    fn messages_drop_the_path_and_keep_leads() {
+        let d = Diagnostic::lead(&layout::UNEXPECTED_FILE, "unexpected file", "a\nb.txt", "");
+        assert_eq!(message(&d), "unexpected file aU+000Ab.txt");
+        let d = Diagnostic::file(&layout::SYMBOLIC_LINK, "x.md", "symbolic link");
+        assert_eq!(message(&d), "symbolic link");
+        assert_ne!(
+            message(&d),
+            d.text(""),
+            "control: the path is not in the message"
+        );
+    }
+
+    #[test]
+    fn paths_join_the_pack_folder() {
+        let mut r = PackReport::default();
+        let d = Diagnostic::file(&layout::SYMBOLIC_LINK, "x.md", "symbolic link");
+        assert_eq!(location_path(&r, &d), "x.md");
+        r.uri_base = "packs/a".into();
+        assert_eq!(location_path(&r, &d), "packs/a/x.md");
+        let d = d.pointing_at(None, None);
+        assert_eq!(location_path(&r, &d), "packs/a");
+    }
+}

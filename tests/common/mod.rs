@@ -1,0 +1,82 @@
+//! Helpers the report tests share: the binary, pack copies, the SARIF schema.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+/// Copies `examples/packs/<name>` (the conformance packs) into `dir/<as_name>`.
+pub fn copy_pack(name: &str, dir: &Path, as_name: &str) -> PathBuf {
+    let to = dir.join(as_name);
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/packs")
+            .join(name),
+        &to,
+    );
+    to
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Runs hippo-packs in `cwd`; returns (exit code, stdout, stderr).
+pub fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The schema errors of a SARIF text against the official SARIF 2.1.0 schema (draft-04, with
+/// formats checked); empty when valid.
+pub fn sarif_schema_errors(text: &str) -> Vec<String> {
+    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| {
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(data("sarif-schema-2.1.0.json")).unwrap(),
+        )
+        .unwrap();
+        jsonschema::draft4::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .unwrap()
+    });
+    let instance: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return vec![format!("not JSON: {e}")],
+    };
+    validator
+        .iter_errors(&instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Asserts that a SARIF text is valid; returns it parsed.
+pub fn valid_sarif(text: &str) -> serde_json::Value {
+    let errors = sarif_schema_errors(text);
+    assert!(errors.is_empty(), "SARIF schema errors: {errors:#?}");
+    serde_json::from_str(text).unwrap()
+}
