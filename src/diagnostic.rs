@@ -221,13 +221,20 @@ impl Diagnostic {
 pub struct LineIndex<'a> {
     text: &'a [u8],
     starts: Vec<usize>,
+    /// The last position answered (line index, byte offset, code points, UTF-16 units), so that
+    /// offsets asked in increasing order on one long line cost one pass over it, not one each.
+    last: std::cell::Cell<(usize, usize, usize, usize)>,
 }
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a [u8]) -> Self {
         let mut starts = vec![0];
         starts.extend(memchr_iter(b'\n', text).map(|i| i + 1));
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            starts,
+            last: std::cell::Cell::new((0, 0, 0, 0)),
+        }
     }
 
     /// 1-based line, code-point column and UTF-16 column of a byte offset. Offsets inside a
@@ -238,8 +245,11 @@ impl<'a> LineIndex<'a> {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let seg = &self.text[self.starts[line]..offset];
-        let (mut cp, mut u16s) = (0usize, 0usize);
+        let (from, mut cp, mut u16s) = match self.last.get() {
+            (l, at, cp, u16s) if l == line && at <= offset => (at, cp, u16s),
+            _ => (self.starts[line], 0, 0),
+        };
+        let seg = &self.text[from..offset];
         // Count characters of possibly invalid UTF-8: each lead byte starts one character;
         // a 4-byte lead is two UTF-16 units.
         for &b in seg {
@@ -248,6 +258,7 @@ impl<'a> LineIndex<'a> {
                 u16s += if b >= 0xF0 { 2 } else { 1 };
             }
         }
+        self.last.set((line, offset, cp, u16s));
         (line + 1, cp + 1, u16s + 1)
     }
 
@@ -285,6 +296,18 @@ mod tests {
         assert_eq!(idx.position(7), (2, 3, 3));
         // after the emoji (4 bytes): code point 4, UTF-16 5
         assert_eq!(idx.position(11), (2, 4, 5));
+    }
+
+    #[test]
+    fn answers_do_not_depend_on_the_order_of_questions() {
+        let text = "a😀b\u{202E}c\nd😀e".as_bytes();
+        let idx = LineIndex::new(text);
+        let forward: Vec<_> = (0..=text.len()).map(|o| idx.position(o)).collect();
+        let fresh = LineIndex::new(text);
+        let backward: Vec<_> = (0..=text.len()).rev().map(|o| fresh.position(o)).collect();
+        let backward: Vec<_> = backward.into_iter().rev().collect();
+        assert_eq!(forward, backward);
+        assert_eq!(idx.position(3), fresh.position(3));
     }
 
     #[test]

@@ -166,6 +166,15 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
             d.file = fallback.clone();
             d.span = None;
         }
+    }
+    // By file and offset, so each file's line index walks a long line once.
+    let mut order: Vec<usize> = (0..diags.len()).collect();
+    order.sort_by(|&a, &b| {
+        (&diags[a].file, diags[a].span.map(|s| s.start))
+            .cmp(&(&diags[b].file, diags[b].span.map(|s| s.start)))
+    });
+    for i in order {
+        let d = &mut diags[i];
         let Some(file) = &d.file else { continue };
         let Some(f) = pack.file(file) else { continue };
         if let Some(span) = d.span {

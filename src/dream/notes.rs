@@ -1,0 +1,163 @@
+//! The workspace's notes (SPEC 5.1): a note's id is its workspace path (`notes/Decision log.md`),
+//! its type the `type:` key of a leading YAML front-matter block.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where the notes live. The engine reads a note only when it needs its type or its text, so a
+/// note the filters leave out is never read whole.
+pub trait Notes {
+    /// Whether the note exists.
+    fn exists(&self, id: &str) -> bool;
+    fn read(&mut self, id: &str) -> Option<String>;
+    fn write(&mut self, id: &str, text: &str) -> Result<(), String>;
+}
+
+/// Notes held in memory (for tests of the engine).
+#[derive(Debug, Clone, Default)]
+pub struct MemoryNotes {
+    pub notes: BTreeMap<String, String>,
+    /// Every note read, in order.
+    pub reads: Vec<String>,
+}
+
+impl MemoryNotes {
+    pub fn new<I: IntoIterator<Item = (S, S)>, S: Into<String>>(notes: I) -> Self {
+        MemoryNotes {
+            notes: notes
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+            reads: Vec::new(),
+        }
+    }
+}
+
+impl Notes for MemoryNotes {
+    fn exists(&self, id: &str) -> bool {
+        self.notes.contains_key(id)
+    }
+    fn read(&mut self, id: &str) -> Option<String> {
+        self.reads.push(id.to_string());
+        self.notes.get(id).cloned()
+    }
+    fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
+        self.notes.insert(id.to_string(), text.to_string());
+        Ok(())
+    }
+}
+
+/// Notes in a workspace folder: note `notes/a/b.md` is the file `<root>/notes/a/b.md`.
+#[derive(Debug, Clone)]
+pub struct DirNotes {
+    pub root: PathBuf,
+}
+
+impl DirNotes {
+    fn path(&self, id: &str) -> Option<PathBuf> {
+        // Ids come from a checked case.toml (`notes/...`, no `..`); refuse anything else anyway.
+        let ok = id.starts_with("notes/")
+            && id
+                .split('/')
+                .all(|c| !c.is_empty() && c != ".." && c != ".");
+        ok.then(|| self.root.join(id))
+    }
+}
+
+impl Notes for DirNotes {
+    fn exists(&self, id: &str) -> bool {
+        self.path(id).is_some_and(|p| p.is_file())
+    }
+    fn read(&mut self, id: &str) -> Option<String> {
+        std::fs::read_to_string(self.path(id)?).ok()
+    }
+    fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
+        let p = self
+            .path(id)
+            .ok_or_else(|| format!("{id} is not a note path"))?;
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {id}: {e}"))
+    }
+}
+
+/// The `type:` of a leading front-matter block (`---` ... `---`), unquoted; `None` without one.
+pub fn note_type(text: &str) -> Option<String> {
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    let mut found = None;
+    for line in lines {
+        if line.trim_end() == "---" || line.trim_end() == "..." {
+            return found;
+        }
+        if let Some(v) = line.strip_prefix("type:") {
+            let v = v.trim();
+            let v = v
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+                .unwrap_or(v);
+            if found.is_none() {
+                found = Some(v.to_string());
+            }
+        }
+    }
+    None // an unclosed block is not front matter
+}
+
+/// The text after a confirmed append: a final newline if the note lacks one, then `new` and a
+/// newline (an empty note gets no blank line first).
+pub fn append(note: &str, new: &str) -> String {
+    let mut s = note.to_string();
+    if !s.is_empty() && !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s.push_str(new);
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_matter_types() {
+        assert_eq!(
+            note_type("---\ntitle: x\ntype: decision\n---\n# x\n").as_deref(),
+            Some("decision")
+        );
+        assert_eq!(
+            note_type("---\r\ntype: 'log'\r\n---\r\n").as_deref(),
+            Some("log")
+        );
+        assert_eq!(note_type("# x\ntype: decision\n"), None, "not at the top");
+        assert_eq!(note_type("---\ntype: decision\n"), None, "unclosed");
+        assert_eq!(
+            note_type("---\ntitle: x\n---\ntype: log\n"),
+            None,
+            "after the block"
+        );
+    }
+
+    #[test]
+    fn appends() {
+        assert_eq!(append("a", "b"), "a\nb\n");
+        assert_eq!(append("a\n", "b"), "a\nb\n");
+        assert_eq!(append("", "b"), "b\n");
+    }
+
+    #[test]
+    fn dir_notes_refuse_paths_outside_notes() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("notes")).unwrap();
+        let mut n = DirNotes {
+            root: tmp.path().to_path_buf(),
+        };
+        n.write("notes/a.md", "x").unwrap();
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("x"));
+        assert!(n.exists("notes/a.md"));
+        assert!(n.write("notes/../escape.md", "x").is_err());
+        assert!(!tmp.path().join("escape.md").exists());
+    }
+}
