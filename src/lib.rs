@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod dream;
 pub mod escape;
 pub mod fixture;
+pub mod github;
 pub mod pack;
 pub mod redact;
 pub mod report;

@@ -1,0 +1,78 @@
+//! The event payload (`$GITHUB_EVENT_PATH`): what `ci` needs of a pull request.
+
+use serde_json::Value;
+
+/// The pull request an event is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullRequest {
+    pub number: u64,
+    /// `pull_request.changed_files`: how many files the pull request changes (GitHub's list
+    /// endpoint returns at most 3,000 of them).
+    pub changed_files: Option<u64>,
+    /// The head repository is not the base repository: the workflow gets a read-only token.
+    pub from_fork: bool,
+}
+
+/// Reads the pull request from an event payload; `None` when it is not about one.
+pub fn pull_request(payload: &str) -> Option<PullRequest> {
+    let v: Value = serde_json::from_str(payload).ok()?;
+    let pr = v.get("pull_request")?;
+    let number = pr
+        .get("number")
+        .and_then(Value::as_u64)
+        .or_else(|| v.get("number").and_then(Value::as_u64))?;
+    let full_name = |side: &str| {
+        pr.get(side)
+            .and_then(|s| s.get("repo"))
+            .and_then(|r| r.get("full_name"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let head_fork = pr
+        .get("head")
+        .and_then(|s| s.get("repo"))
+        .and_then(|r| r.get("fork"))
+        .and_then(Value::as_bool);
+    let from_fork = match (full_name("head"), full_name("base")) {
+        (Some(h), Some(b)) => h != b,
+        _ => head_fork.unwrap_or(false),
+    };
+    Some(PullRequest {
+        number,
+        changed_files: pr.get("changed_files").and_then(Value::as_u64),
+        from_fork,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_pull_request() {
+        let p = r#"{"number": 7, "pull_request": {"number": 7, "changed_files": 3,
+            "head": {"repo": {"full_name": "someone/packs", "fork": true}},
+            "base": {"repo": {"full_name": "octo/packs"}}}}"#;
+        assert_eq!(
+            pull_request(p),
+            Some(PullRequest {
+                number: 7,
+                changed_files: Some(3),
+                from_fork: true
+            })
+        );
+        let same = r#"{"pull_request": {"number": 8,
+            "head": {"repo": {"full_name": "octo/packs"}}, "base": {"repo": {"full_name": "octo/packs"}}}}"#;
+        assert_eq!(
+            pull_request(same).map(|p| (p.number, p.from_fork)),
+            Some((8, false))
+        );
+    }
+
+    #[test]
+    fn other_events_and_garbage_are_none() {
+        assert_eq!(pull_request(r#"{"ref": "refs/heads/main"}"#), None);
+        assert_eq!(pull_request("not json"), None);
+        assert_eq!(pull_request(r#"{"pull_request": {"number": "x"}}"#), None);
+    }
+}

@@ -1,0 +1,12 @@
+//! GitHub, for `hippo-packs ci` only: the environment a container action gets, the event,
+//! the pull request's changed files, the code-scanning upload, the job summary and the step
+//! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
+
+pub mod client;
+pub mod command;
+pub mod env;
+pub mod event;
+pub mod outputs;
+pub mod pulls;
+pub mod summary;
+pub mod upload;

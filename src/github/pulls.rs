@@ -1,0 +1,103 @@
+//! The files a pull request changes, and the packs they fall in.
+//!
+//! octocrab's typed `pulls().list_files(n)` asks for GitHub's default page of 30 files and
+//! takes no `per_page`; a registry pull request can touch hundreds of files, so this asks
+//! through octocrab's generic `get` for pages of 100 into octocrab's typed [`Page`] (which
+//! follows the `Link` header), with a response struct that reads only the two fields used, so a
+//! field GitHub Enterprise Server omits cannot fail the listing.
+
+use octocrab::Page;
+
+use super::client::{Failure, Http};
+
+/// GitHub lists at most 3,000 files of a pull request: 30 pages of 100.
+pub const MAX_PAGES: usize = 30;
+
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct ChangedFile {
+    pub filename: String,
+    #[serde(default)]
+    pub previous_filename: Option<String>,
+}
+
+/// Every path the pull request touches (a rename counts its old path too).
+pub async fn changed_files(
+    http: &Http,
+    owner: &str,
+    repo: &str,
+    number: u64,
+    mut on_retry: impl FnMut(&Failure),
+) -> Result<Vec<String>, Failure> {
+    let route = format!("/repos/{owner}/{repo}/pulls/{number}/files");
+    let mut page: Page<ChangedFile> = http
+        .call(
+            || http.crab.get(route.clone(), Some(&[("per_page", "100")])),
+            &mut on_retry,
+        )
+        .await?;
+    let mut files = Vec::new();
+    let mut pages = 1;
+    loop {
+        for f in page.take_items() {
+            files.push(f.filename);
+            files.extend(f.previous_filename);
+        }
+        let Some(next) = page.next.clone() else {
+            break;
+        };
+        if pages >= MAX_PAGES {
+            break;
+        }
+        pages += 1;
+        let next = Some(next);
+        page = match http
+            .call(|| http.crab.get_page::<ChangedFile>(&next), &mut on_retry)
+            .await?
+        {
+            Some(p) => p,
+            None => break,
+        };
+    }
+    Ok(files)
+}
+
+/// Whether each pack (its path relative to the repository root, `/`-separated, empty for the
+/// root) holds one of the changed files.
+pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
+    pack_paths
+        .iter()
+        .map(|p| {
+            let p = p.trim_end_matches('/');
+            p.is_empty()
+                || files
+                    .iter()
+                    .any(|f| f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_gates_the_pack_it_falls_in() {
+        let packs = vec![
+            "packs/a".to_string(),
+            "packs/ab".to_string(),
+            "packs/c".to_string(),
+        ];
+        let files = vec!["packs/ab/pack.toml".to_string(), "README.md".to_string()];
+        assert_eq!(touched(&packs, &files), vec![false, true, false]);
+        assert_eq!(
+            touched(&["".to_string()], &[]),
+            vec![true],
+            "a root pack is always gated"
+        );
+        assert_eq!(
+            touched(&packs, &["packs/a".to_string()]),
+            vec![false, false, false],
+            "a file named like the folder is not inside it"
+        );
+    }
+}

@@ -1,0 +1,321 @@
+//! The job summary (`$GITHUB_STEP_SUMMARY`): totals, one row per pack with a problem, and
+//! every finding with its location, in GitHub-flavoured Markdown. GitHub refuses a step summary
+//! over 1 MiB, so the text is capped below that with a note of what was left out (the SARIF file
+//! and the annotations still hold everything).
+//!
+//! Pack text (paths, messages) is shown, never interpreted: it is escaped as HTML character
+//! references, so it can neither format, link, mention, nor inject HTML.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::PackReport;
+
+/// GitHub's limit on one step summary.
+pub const GITHUB_LIMIT: usize = 1024 * 1024;
+/// What this summary stays under, leaving room for the closing note.
+pub const BUDGET: usize = 1_000_000;
+
+/// Escapes text for Markdown and HTML: control and invisible characters as `U+XXXX`, Markdown
+/// and HTML punctuation as character references.
+pub fn md(s: &str) -> String {
+    let s = crate::escape::line(s);
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        // `:` stops `http://` autolinks and `:emoji:`, `@` mentions and e-mail links, the dot
+        // of `www.` the other autolinks; pack text never starts a line, so `-`, `+`, `=` are safe.
+        let www = c == '.'
+            && out.len() >= 3
+            && out.as_bytes()[out.len() - 3..].eq_ignore_ascii_case(b"www");
+        match c {
+            '&' | '<' | '>' | '"' | '\'' | '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')'
+            | '#' | '~' | '@' | '!' | ':' | '{' | '}' | '$' => {
+                out.push_str(&format!("&#{};", c as u32))
+            }
+            '.' if www => out.push_str("&#46;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn code(s: &str) -> String {
+    format!("<code>{}</code>", md(s))
+}
+
+/// Everything the summary shows besides the reports.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// One flag per report: whether it decides the verdict.
+    pub gated: Vec<bool>,
+    pub scope: String,
+    pub fail_on: String,
+    pub failed: bool,
+    /// Lines about the scope and the upload (already plain text; escaped here).
+    pub notes: Vec<String>,
+}
+
+/// A repository-relative location: `<pack>/<file>:<line>:<col>`.
+pub fn location(r: &PackReport, d: &Diagnostic) -> String {
+    let base = r.uri_base.trim_end_matches('/');
+    let path = match (&d.file, base.is_empty()) {
+        (Some(f), true) => f.clone(),
+        (Some(f), false) => format!("{base}/{f}"),
+        (None, true) => ".".to_string(),
+        (None, false) => base.to_string(),
+    };
+    if d.file.is_some() {
+        format!("{path}:{}:{}", d.region.line, d.region.col)
+    } else {
+        path
+    }
+}
+
+fn pack_label(r: &PackReport) -> String {
+    let base = if r.uri_base.is_empty() {
+        "."
+    } else {
+        r.uri_base.as_str()
+    };
+    let mut s = code(base);
+    if let Some(n) = &r.name {
+        s.push(' ');
+        s.push_str(&md(n));
+        if let Some(v) = &r.version {
+            s.push(' ');
+            s.push_str(&md(v));
+        }
+    }
+    s
+}
+
+fn has_problem(r: &PackReport) -> bool {
+    !r.diagnostics.is_empty() || r.failed_cases() > 0 || r.no_case.is_some()
+}
+
+/// One finding's line.
+fn finding(r: &PackReport, d: &Diagnostic, lead: &str) -> String {
+    format!(
+        "- {} {} {} ({})\n",
+        match d.severity {
+            Severity::Error => "❌",
+            Severity::Warning => "⚠️",
+        },
+        code(&location(r, d)),
+        md(lead),
+        code(d.rule.id)
+    )
+}
+
+/// Every finding of a pack, errors first: its error lines, its failed expectations, its
+/// warnings.
+fn findings(r: &PackReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        out.push(finding(r, d, &format!("error {}", d.text(""))));
+    }
+    for c in &r.cases {
+        for f in &c.failures {
+            out.push(finding(
+                r,
+                f,
+                &format!("FAIL {}/{}: {}", r.display_name(), c.name, f.message),
+            ));
+        }
+    }
+    if let Some(n) = &r.no_case {
+        out.push(format!(
+            "- ❌ {}\n",
+            md(&format!("error no case named {n}"))
+        ));
+    }
+    for d in r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+    {
+        out.push(finding(r, d, &format!("warning {}", d.text(""))));
+    }
+    out
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The summary, under [`BUDGET`] bytes.
+pub fn render(reports: &[PackReport], cx: &Context) -> String {
+    let errors: usize = reports.iter().map(|r| r.errors()).sum();
+    let warnings: usize = reports.iter().map(|r| r.warnings()).sum();
+    let failed_cases: usize = reports.iter().map(|r| r.failed_cases()).sum();
+    let gated = cx.gated.iter().filter(|g| **g).count();
+
+    let mut out = String::from("## hippo-packs\n\n");
+    out.push_str(&format!(
+        "{} — {} gated of {} (scope <code>{}</code>, fail-on <code>{}</code>)\n\n",
+        if cx.failed {
+            "❌ **Failed**"
+        } else {
+            "✅ **Passed**"
+        },
+        plural(gated, "pack", "packs"),
+        reports.len(),
+        md(&cx.scope),
+        md(&cx.fail_on),
+    ));
+    out.push_str("| Packs | Errors | Warnings | Failed cases |\n|---:|---:|---:|---:|\n");
+    out.push_str(&format!(
+        "| {} | {errors} | {warnings} | {failed_cases} |\n\n",
+        reports.len()
+    ));
+    for n in &cx.notes {
+        out.push_str(&format!("- {}\n", md(n)));
+    }
+    if !cx.notes.is_empty() {
+        out.push('\n');
+    }
+
+    let problems: Vec<usize> = (0..reports.len())
+        .filter(|&i| has_problem(&reports[i]))
+        .collect();
+    let mut left_rows = 0usize;
+    let mut left_findings = 0usize;
+    let fits = |out: &String, add: &str| out.len() + add.len() <= BUDGET;
+    if !problems.is_empty() {
+        out.push_str("### Packs with a problem\n\n");
+        out.push_str(
+            "| Pack | Gated | Errors | Warnings | Failed cases |\n|---|---|---:|---:|---:|\n",
+        );
+        for &i in &problems {
+            let r = &reports[i];
+            let row = format!(
+                "| {} | {} | {} | {} | {} |\n",
+                pack_label(r),
+                if cx.gated.get(i).copied().unwrap_or(true) {
+                    "yes"
+                } else {
+                    "no"
+                },
+                r.errors(),
+                r.warnings(),
+                r.failed_cases()
+            );
+            if left_rows == 0 && fits(&out, &row) {
+                out.push_str(&row);
+            } else {
+                left_rows += 1;
+            }
+        }
+        out.push_str("\n### Findings\n\n");
+        for &i in &problems {
+            let r = &reports[i];
+            let lines = findings(r);
+            let head = format!("#### {}\n\n", pack_label(r));
+            if left_findings > 0 || !fits(&out, &head) {
+                left_findings += lines.len();
+                continue;
+            }
+            out.push_str(&head);
+            for l in lines {
+                if left_findings == 0 && fits(&out, &l) {
+                    out.push_str(&l);
+                } else {
+                    left_findings += 1;
+                }
+            }
+            out.push('\n');
+        }
+    }
+    if left_rows > 0 || left_findings > 0 {
+        out.push_str(&format!(
+            "> [!NOTE]\n> The summary stops here to stay under GitHub's 1 MiB limit: {} and {} are not shown. The SARIF file and the log hold every finding.\n",
+            plural(left_rows, "pack row", "pack rows"),
+            plural(left_findings, "finding", "findings"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::layout;
+
+    fn report(dir: &str, diags: Vec<Diagnostic>) -> PackReport {
+        PackReport {
+            dir: dir.to_string(),
+            uri_base: dir.to_string(),
+            name: Some("a-pack".into()),
+            version: Some("1.0.0".into()),
+            diagnostics: diags,
+            ..PackReport::default()
+        }
+    }
+
+    #[test]
+    fn escapes_pack_text() {
+        let e = md("<img src=x onerror=alert(1)> **b** @team [l](http://x) a|b\n www.x.org");
+        for bad in ["<img", "**", "@team", "](", "|", "\n", "http:", "www.x"] {
+            assert!(!e.contains(bad), "{bad} in {e}");
+        }
+        assert_eq!(md("plain words"), "plain words");
+    }
+
+    #[test]
+    fn lists_problem_packs_and_findings() {
+        let bad = report(
+            "packs/bad",
+            vec![Diagnostic::file(
+                &layout::UNREADABLE,
+                "pack.toml",
+                "oops <b>",
+            )],
+        );
+        let good = report("packs/good", vec![]);
+        let cx = Context {
+            gated: vec![true, false],
+            scope: "changed".into(),
+            fail_on: "error".into(),
+            failed: true,
+            notes: vec!["upload: complete".into()],
+        };
+        let s = render(&[bad, good], &cx);
+        assert!(s.contains("❌ **Failed**"), "{s}");
+        assert!(
+            s.contains("<code>packs/bad/pack.toml&#58;1&#58;1</code>"),
+            "{s}"
+        );
+        assert!(s.contains("oops &#60;b&#62;"), "{s}");
+        assert!(
+            !s.contains("packs/good</code>"),
+            "a clean pack has no row: {s}"
+        );
+        assert!(s.contains("| 2 | 1 | 0 | 0 |"), "{s}");
+    }
+
+    #[test]
+    fn stays_under_the_limit_with_a_note() {
+        let diags: Vec<Diagnostic> = (0..20_000)
+            .map(|i| Diagnostic::file(&layout::UNREADABLE, &format!("f{i}.md"), "x".repeat(60)))
+            .collect();
+        let cx = Context {
+            gated: vec![true],
+            ..Context::default()
+        };
+        let s = render(&[report("packs/big", diags)], &cx);
+        assert!(s.len() < GITHUB_LIMIT, "{}", s.len());
+        assert!(
+            s.contains("are not shown"),
+            "the note says what was left out"
+        );
+        let shown = s.matches("<code>packs/big/f").count();
+        assert!(shown > 1000 && shown < 20_000, "{shown}");
+        assert!(
+            s.contains(&format!("and {} findings are not shown", 20_000 - shown)),
+            "{}",
+            &s[s.len() - 300..]
+        );
+    }
+}
