@@ -344,9 +344,11 @@ fn status(r: &PackReport) -> String {
     }
 }
 
-/// Annotation lines, errors before warnings (GitHub shows only the first ten of each).
-fn annotations(reports: &[PackReport], tested: bool) -> String {
-    let all = report::github::render(reports, if tested { Mode::Test } else { Mode::Check });
+/// Annotation lines: every error, failed expectation and warning, errors first (GitHub shows
+/// only the first ten of each per step). `Mode::Check` because `ci` reports warnings even for
+/// tested packs; failed expectations come with any mode.
+fn annotations(reports: &[PackReport]) -> String {
+    let all = report::github::render(reports, Mode::Check);
     let mut errors = String::new();
     let mut rest = String::new();
     for l in all.lines() {
@@ -695,12 +697,17 @@ pub fn run_with(s: &Settings, gh: &GithubEnv) -> anyhow::Result<i32> {
 
     // 4. The report, grouped per pack, then the annotations.
     for r in &reports {
-        print(&log.group(&format!("{}: {}", r.dir, status(r))))?;
+        // A pack at the root is shown by its name (`.` says little in a list of groups).
+        let title = match (r.dir.as_str(), &r.name) {
+            (".", Some(name)) => name.as_str(),
+            (dir, _) => dir,
+        };
+        print(&log.group(&format!("{title}: {}", status(r))))?;
         print(&pack_text(r, s.test))?;
         print(&log.endgroup())?;
     }
     if gh.actions {
-        print(&annotations(&reports, s.test))?;
+        print(&annotations(&reports))?;
     }
 
     // 5. Which packs decide the verdict.

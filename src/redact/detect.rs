@@ -1,6 +1,6 @@
 //! The detectors and the one-pass scan that dispatches to them.
 //!
-//! An Aho-Corasick automaton (ASCII case-insensitive) finds every anchor in one pass; each
+//! An Aho-Corasick automaton finds every anchor (in its usual spellings) in one pass; each
 //! anchor names the detector that looks at the bytes around it. A detector checks the exact
 //! case itself where the shape needs it, looks at a bounded window, and returns a span that
 //! starts at or after its anchor (which lets [`scan`] stop early for the first match).
@@ -49,9 +49,11 @@ impl Det {
     }
 }
 
-/// The anchors, matched ASCII case-insensitively. The generic key names are parts of names
-/// (`api_key`, `client_secret`, `DB_PASSWORD`, `x-auth-token`): the detector reads the whole
-/// name around them.
+/// The anchors. Those of [`Det::Bearer`], [`Det::Basic`] and [`Det::Generic`] are written in
+/// lower case and also searched Capitalized and in UPPER case (`bearer`, `Bearer`, `BEARER`;
+/// `apiKey`, `API_KEY`); the others are searched as written. The generic key names are parts of
+/// names (`api_key`, `client_secret`, `DB_PASSWORD`, `x-auth-token`): the detector reads the
+/// whole name around them.
 const ANCHORS: &[(&str, Det)] = &[
     ("-----BEGIN", Det::PrivateKey),
     ("AKIA", Det::Aws),
@@ -86,13 +88,35 @@ const ANCHORS: &[(&str, Det)] = &[
     ("creds", Det::Generic),
 ];
 
-const MAX_ANCHOR: usize = 16;
+/// The searched patterns: every anchor in each of its spellings, with its detector.
+static PATTERNS: LazyLock<Vec<(String, Det)>> = LazyLock::new(|| {
+    let mut out: Vec<(String, Det)> = Vec::new();
+    for &(a, det) in ANCHORS {
+        let mut forms = vec![a.to_string()];
+        if matches!(det, Det::Bearer | Det::Basic | Det::Generic) {
+            let mut cap = a.to_string();
+            cap[..1].make_ascii_uppercase();
+            forms.push(cap);
+            forms.push(a.to_ascii_uppercase());
+        }
+        for f in forms {
+            if !out.iter().any(|(p, _)| *p == f) {
+                out.push((f, det));
+            }
+        }
+    }
+    out
+});
 
+/// Case-sensitive and leftmost-first, so that the automaton uses its SIMD prefilter (Teddy):
+/// about 1 GB/s over text with no anchor, against some 200 MB/s for a case-insensitive or
+/// standard-semantics automaton. Matches do not overlap; no anchor needs to be found inside
+/// another (an anchor that starts inside another's match follows a word byte, so it could not
+/// start a token, and the generic detector reads the whole name around any of its anchors).
 static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .build(ANCHORS.iter().map(|(a, _)| a.as_bytes()))
+        .match_kind(MatchKind::LeftmostFirst)
+        .build(PATTERNS.iter().map(|(a, _)| a.as_bytes()))
         .expect("the anchors are a valid automaton")
 });
 
@@ -103,18 +127,14 @@ pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
     let key = |m: &Match, p: u8| (m.span.start, p, usize::MAX - m.span.end);
     let mut found: Vec<(Match, u8)> = Vec::new();
     let mut best: Option<(Match, u8)> = None;
-    for hit in AUTOMATON.find_overlapping_iter(hay) {
-        if let Some((b, _)) = best {
-            // Hits are reported by end; every later one starts past the best match.
-            if hit.end() > b.span.start + MAX_ANCHOR {
-                break;
-            }
-            if hit.start() > b.span.start {
-                continue;
-            }
+    for hit in AUTOMATON.find_iter(hay) {
+        // Hits come in order; a match starts at or after its hit, so no later hit can come
+        // before the best match so far.
+        if best.is_some_and(|(b, _)| hit.start() > b.span.start) {
+            break;
         }
-        let (anchor, det) = ANCHORS[hit.pattern().as_usize()];
-        let Some(m) = detect(det, hay, hit.start(), anchor) else {
+        let (anchor, det) = &PATTERNS[hit.pattern().as_usize()];
+        let Some(m) = detect(*det, hay, hit.start(), anchor) else {
             continue;
         };
         debug_assert!(m.span.start >= hit.start());
@@ -167,6 +187,16 @@ fn detect(det: Det, hay: &[u8], i: usize, anchor: &str) -> Option<Match> {
 
 type Found = Option<(&'static str, usize, usize)>;
 
+/// The length of an escape at `k`: one to eight backslashes and then one of `letters` (`\n` in
+/// a JSON string, `\\n` in JSON inside JSON); 0 when there is none.
+fn escaped(hay: &[u8], k: usize, letters: &[u8]) -> usize {
+    let slashes = run_end(hay, k, 8, |b| b == b'\\') - k;
+    match hay.get(k + slashes) {
+        Some(b) if (1..=8).contains(&slashes) && letters.contains(b) => slashes + 1,
+        _ => 0,
+    }
+}
+
 fn is_b64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='
 }
@@ -200,15 +230,13 @@ fn private_key(hay: &[u8], i: usize) -> Found {
     let newline = |k: usize| -> usize {
         match hay.get(k) {
             Some(b'\n') => 1,
-            Some(b'\\') if hay.get(k + 1) == Some(&b'n') => 2,
-            _ => 0,
+            _ => escaped(hay, k, b"n"),
         }
     };
     let blank = |k: usize| -> usize {
         match hay.get(k) {
             Some(b' ' | b'\t' | b'\r') => 1,
-            Some(b'\\') if matches!(hay.get(k + 1), Some(b'r' | b't')) => 2,
-            _ => 0,
+            _ => escaped(hay, k, b"rt"),
         }
     };
     // Line by line: a body line is base64 and nothing else; header lines (`Proc-Type: ...`,
@@ -575,8 +603,20 @@ fn is_password_placeholder(p: &[u8]) -> bool {
         "root",
         "test",
         "guest",
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "foobar",
+        "opensesame",
+        "open sesame",
+        "letmein",
+        "secret1",
+        "secret123",
+        "s3cret",
+        "abc123",
     ];
-    p.is_empty() || is_placeholder(p) || WORDS.iter().any(|w| p.eq_ignore_ascii_case(w.as_bytes()))
+    p.len() < 4 || is_placeholder(p) || WORDS.iter().any(|w| p.eq_ignore_ascii_case(w.as_bytes()))
 }
 
 /// `scheme://user:password@host`: the password is the match.
@@ -747,11 +787,11 @@ fn generic(hay: &[u8], hit: usize, anchor_len: usize) -> Found {
     let mut j = e;
     let skip_quote = |j: usize| -> (usize, Option<u8>) {
         match hay.get(j) {
-            Some(b'\\') if matches!(hay.get(j + 1), Some(b'"' | b'\'')) => {
-                (j + 2, Some(hay[j + 1]))
-            }
             Some(&q @ (b'"' | b'\'' | b'`')) => (j + 1, Some(q)),
-            _ => (j, None),
+            _ => match escaped(hay, j, b"\"'") {
+                0 => (j, None),
+                n => (j + n, Some(hay[j + n - 1])),
+            },
         }
     };
     j = skip_quote(j).0;
@@ -783,8 +823,8 @@ fn generic(hay: &[u8], hit: usize, anchor_len: usize) -> Found {
     }
     let terminated = match (quote, hay.get(end)) {
         (_, None) => quote.is_none(),
-        (Some(q), Some(&b)) => b == q || (b == b'\\' && hay.get(end + 1) == Some(&q)),
-        (None, Some(&b)) => b.is_ascii_whitespace() || b",;)}]&#\\".contains(&b),
+        (Some(q), Some(&b)) => b == q || escaped(hay, end, &[q]) > 0,
+        (None, Some(&b)) => b.is_ascii_whitespace() || b",;)}]&#\\\"'`".contains(&b),
     };
     if !terminated
         || !has_digit(v)
@@ -799,7 +839,7 @@ fn generic(hay: &[u8], hit: usize, anchor_len: usize) -> Found {
 }
 
 /// A name standing for the value rather than the value: `process.env.API_TOKEN_2`,
-/// `settings.SECRET_KEY`, `SLACK_BOT_TOKEN_V2`.
+/// `settings.SECRET_KEY`, `SLACK_BOT_TOKEN_V2`, `x25519_generate_private_key`.
 fn is_code_reference(v: &[u8]) -> bool {
     let ident = |s: &[u8]| {
         s.first()
@@ -807,11 +847,16 @@ fn is_code_reference(v: &[u8]) -> bool {
             && s.iter().all(|&b| is_word(b))
     };
     let dotted = v.contains(&b'.') && v.split(|&b| b == b'.').all(ident);
-    let constant = v.contains(&b'_')
-        && v[0].is_ascii_uppercase()
-        && v.iter()
-            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    dotted || constant
+    // `SLACK_BOT_TOKEN_V2`, `x25519_generate_private_key`: words joined by `_`, each in one case.
+    let one_case = |s: &[u8]| {
+        !s.is_empty()
+            && (s.iter().all(|b| !b.is_ascii_uppercase())
+                || s.iter().all(|b| !b.is_ascii_lowercase()))
+    };
+    let snake = v.iter().filter(|&&b| b == b'_').count() >= 2
+        && v.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        && v.split(|&b| b == b'_').all(one_case);
+    dotted || snake
 }
 
 #[cfg(test)]

@@ -581,6 +581,10 @@ fn near_misses() -> Vec<String> {
             "The tokenizer is cl100k_base and the secretary keeps minutes.",
             "password_field_name = \"login_password_input_2\"",
             "A passphrase is a long password made of words.",
+            "generate_private_key: x25519_generate_private_key,",
+            "Proxy::all(\"http://letme:in@yo.local\")",
+            "redis://foo:bar@somehost:6379/",
+            "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
         ]
         .map(String::from),
     );
@@ -597,24 +601,38 @@ fn no_near_miss_is_flagged() {
     }
 }
 
+/// The seed's packs (copied into tests/) and this rule's good fixtures hold no secret.
 #[test]
-fn the_good_fixture_pack_holds_no_secret() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/redaction/good/pack"
-    );
+fn the_example_packs_hold_no_secret() {
+    let root = env!("CARGO_MANIFEST_DIR");
     let mut files = 0;
-    for e in walkdir::WalkDir::new(dir) {
-        let e = e.expect("readable fixture");
-        if e.file_type().is_file() {
-            let bytes = std::fs::read(e.path()).expect("readable fixture file");
-            assert_eq!(matches_bytes(&bytes), vec![], "{}", e.path().display());
-            files += 1;
+    for dir in [
+        "tests/packs/decision-log",
+        "tests/packs/broken",
+        "tests/fixtures/redaction/good/pack",
+        "tests/fixtures/redaction/good-placeholders/pack",
+    ] {
+        for e in walkdir::WalkDir::new(format!("{root}/{dir}")) {
+            let e = e.expect("readable example pack");
+            if e.file_type().is_file() {
+                let bytes = std::fs::read(e.path()).expect("readable example file");
+                assert_eq!(matches_bytes(&bytes), vec![], "{}", e.path().display());
+                files += 1;
+            }
         }
     }
     assert!(
-        files >= 8,
-        "the good pack (a copy of decision-log) went missing"
+        files >= 30,
+        "the example packs went missing ({files} files)"
+    );
+    // control: the bad fixture's transcript is caught
+    let bad = std::fs::read(format!(
+        "{root}/tests/fixtures/redaction/bad/pack/tests/cache-store/transcripts/decision-1.jsonl"
+    ))
+    .expect("the bad fixture");
+    assert_eq!(
+        first_match_bytes(&bad).map(|m| m.kind),
+        Some("aws-access-token")
     );
 }
 
@@ -635,4 +653,33 @@ fn hostile_input_is_cheap_and_never_panics() {
     let key = format!("ghp_{}", r2.mixed(&alnum(), 36));
     let bytes = [b"\xff ".as_slice(), key.as_bytes(), b" \xfe"].concat();
     assert_eq!(matches_bytes(&bytes).len(), 1);
+}
+
+#[test]
+fn secrets_inside_json_transcripts_are_found_and_the_line_stays_json() {
+    for p in positives() {
+        let line = format!(
+            r#"{{"type": "user", "message": {{"role": "user", "content": {}}}}}"#,
+            serde_json::to_string(&p.text).expect("a string serializes")
+        );
+        let r = redact(&line);
+        assert_eq!(
+            r.matches.iter().map(|m| m.kind).collect::<Vec<_>>(),
+            vec![p.kind],
+            "{line}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&r.text).expect("still JSON");
+        let content = v["message"]["content"].as_str().expect("content");
+        assert!(
+            content.contains(&format!("[REDACTED:{}]", p.kind)),
+            "{content}"
+        );
+    }
+    // control: the unredacted line holds the secret
+    let p = &positives()[0];
+    assert!(
+        serde_json::to_string(&p.text)
+            .unwrap()
+            .contains("PRIVATE KEY")
+    );
 }
