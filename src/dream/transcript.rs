@@ -175,6 +175,42 @@ pub fn parse(path: &str, text: &str) -> Transcript {
                 message,
             })
         };
+        // The common record, a Claude Code user or assistant turn of text, without building a
+        // JSON tree; anything else goes the general way below, with the same result.
+        if let Some(fast) = fast_turn(line) {
+            let time = super::time::parse_rfc3339(&fast.timestamp);
+            match time {
+                Some(n) => t.timestamps.push((n, line_no, span)),
+                None => problem(
+                    ProblemKind::Timestamp,
+                    format!("timestamp \"{}\" is not RFC 3339", fast.timestamp),
+                ),
+            }
+            let session = fast.session.into_owned();
+            if !t
+                .sessions
+                .iter()
+                .any(|s| s.id == session && s.tool == Tool::ClaudeCode)
+            {
+                t.sessions.push(SessionRef {
+                    id: session.clone(),
+                    tool: Tool::ClaudeCode,
+                    line: line_no,
+                    span,
+                });
+            }
+            t.turns.push(Turn {
+                session,
+                ordinal: 0,
+                role: fast.role,
+                timestamp: Some(fast.timestamp.into_owned()),
+                time,
+                own_text: fast.text.clone(),
+                text: fast.text,
+                line: line_no,
+            });
+            continue;
+        }
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
@@ -324,6 +360,110 @@ pub fn parse(path: &str, text: &str) -> Transcript {
         }
     }
     t
+}
+
+/// A Claude Code text turn read straight into borrowed fields.
+struct FastTurn<'a> {
+    role: Role,
+    session: std::borrow::Cow<'a, str>,
+    timestamp: std::borrow::Cow<'a, str>,
+    text: String,
+}
+
+#[derive(serde::Deserialize)]
+struct FastRecord<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(rename = "sessionId", borrow)]
+    session: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    message: Option<FastMessage<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct FastMessage<'a> {
+    #[serde(borrow)]
+    content: FastContent<'a>,
+}
+
+/// `content`: a string, or a list of blocks.
+enum FastContent<'a> {
+    Text(std::borrow::Cow<'a, str>),
+    Blocks(Vec<FastBlock<'a>>),
+}
+
+#[derive(serde::Deserialize)]
+struct FastBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    text: Option<std::borrow::Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for FastContent<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = FastContent<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a list of blocks")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(FastContent::Text(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+                Ok(FastContent::Text(std::borrow::Cow::Owned(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(FastContent::Text(std::borrow::Cow::Owned(s.to_string())))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut blocks = Vec::new();
+                while let Some(b) = seq.next_element()? {
+                    blocks.push(b);
+                }
+                Ok(FastContent::Blocks(blocks))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The fast reading of a line, when it is a plain Claude Code text turn whose every field the
+/// general path would read the same way: `type` user or assistant, a non-empty `sessionId`, a
+/// `timestamp` string, and `message.content` a string or `text`/`thinking` blocks each with
+/// its text. `None` sends the line the general way (which also reports every problem).
+fn fast_turn(line: &str) -> Option<FastTurn<'_>> {
+    let r: FastRecord<'_> = serde_json::from_str(line).ok()?;
+    let role = match r.kind.as_ref() {
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        _ => return None,
+    };
+    let session = r.session.filter(|s| !s.is_empty())?;
+    let timestamp = r.timestamp?;
+    let text = match r.message?.content {
+        FastContent::Text(s) => s.into_owned(),
+        FastContent::Blocks(blocks) => {
+            let mut parts: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(blocks.len());
+            for b in blocks {
+                match (b.kind.as_ref(), b.text) {
+                    ("text", Some(t)) => parts.push(t),
+                    ("thinking", _) => {}
+                    _ => return None,
+                }
+            }
+            parts.join("\n")
+        }
+    };
+    Some(FastTurn {
+        role,
+        session,
+        timestamp,
+        text,
+    })
 }
 
 /// serde_json's message without its `at line 1 column N` (the caller names the line).
