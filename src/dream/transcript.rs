@@ -138,6 +138,11 @@ impl Transcript {
 
 /// Parses one transcript. `path` is only kept for the caller.
 pub fn parse(path: &str, text: &str) -> Transcript {
+    parse_with(path, text, true)
+}
+
+/// [`parse`], with the fast reading of plain text turns on or off (the two must agree).
+fn parse_with(path: &str, text: &str, fast_path: bool) -> Transcript {
     let mut t = Transcript {
         path: path.to_string(),
         ..Transcript::default()
@@ -177,7 +182,7 @@ pub fn parse(path: &str, text: &str) -> Transcript {
         };
         // The common record, a Claude Code user or assistant turn of text, without building a
         // JSON tree; anything else goes the general way below, with the same result.
-        if let Some(fast) = fast_turn(line) {
+        if let Some(fast) = fast_path.then(|| fast_turn(line)).flatten() {
             let time = super::time::parse_rfc3339(&fast.timestamp);
             match time {
                 Some(n) => t.timestamps.push((n, line_no, span)),
@@ -772,5 +777,32 @@ mod tests {
                 .starts_with("unknown content block type \"image\"")
         );
         assert!(t.turns.is_empty());
+    }
+
+    #[test]
+    fn the_fast_reading_agrees_with_the_general_one() {
+        let lines = [
+            r#"{"type": "user", "sessionId": "s", "timestamp": "2026-11-01T10:00:00Z", "message": {"content": "plain"}}"#,
+            r#"{"type": "assistant", "sessionId": "s", "timestamp": "2026-11-01T10:00:01Z", "message": {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "a\nb \u00e9 \"q\""}, {"type": "text", "text": "c"}]}}"#,
+            r#"{"type": "assistant", "sessionId": "s", "timestamp": "later", "message": {"content": [{"type": "tool_use", "name": "sh", "input": {"cmd": "ls"}}]}}"#,
+            r#"{"type": "user", "sessionId": "s", "timestamp": "2026-11-01T10:00:02Z", "message": {"content": [{"type": "tool_result", "content": "out"}]}}"#,
+            r#"{"type": "user", "sessionId": null, "timestamp": "2026-11-01T10:00:03Z", "message": {"content": "x"}}"#,
+            r#"{"type": "user", "sessionId": "", "timestamp": "2026-11-01T10:00:03Z", "message": {"content": "x"}}"#,
+            r#"{"type": "user", "sessionId": "s", "sessionId": "t", "timestamp": "2026-11-01T10:00:04Z", "message": {"content": "dup"}}"#,
+            r#"{"type": "user", "sessionId": "s", "timestamp": 5, "message": {"content": "x"}}"#,
+            r#"{"type": "user", "sessionId": "s", "message": {"content": "no time"}}"#,
+            r#"{"type": "user", "sessionId": "s", "timestamp": "2026-11-01T10:00:05Z", "message": {"content": [{"type": "text"}]}}"#,
+            r#"{"type": "summary", "sessionId": "s", "timestamp": "2026-11-01T10:00:06Z"}"#,
+            r#"{"type": 3, "sessionId": "s", "timestamp": "2026-11-01T10:00:07Z", "message": {"content": "x"}}"#,
+        ];
+        let text = format!("{MARKER}\n{}\n", lines.join("\n"));
+        let fast = parse_with("t.jsonl", &text, true);
+        let slow = parse_with("t.jsonl", &text, false);
+        assert_eq!(fast.turns, slow.turns);
+        assert_eq!(fast.problems, slow.problems);
+        assert_eq!(fast.timestamps, slow.timestamps);
+        assert_eq!(fast.sessions, slow.sessions);
+        assert!(fast_turn(lines[0]).is_some() && fast_turn(lines[1]).is_some(), "the fast path is taken");
+        assert!(fast_turn(lines[2]).is_none(), "control: a tool call goes the general way");
     }
 }

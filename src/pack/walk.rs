@@ -182,6 +182,10 @@ fn first_file_below(dir: &Path, folder: &Path) -> Option<String> {
 /// The pack-relative `/`-separated path, and whether it is valid UTF-8.
 fn rel(dir: &Path, path: &Path) -> (String, bool) {
     let r = path.strip_prefix(dir).unwrap_or(path);
+    // The walk gives clean relative paths: a valid UTF-8 one is already `/`-separated.
+    if let Some(s) = r.to_str() {
+        return (s.to_string(), true);
+    }
     let mut utf8 = true;
     let parts: Vec<String> = r
         .components()
