@@ -424,7 +424,10 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for FastContent<'a> {
             fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
                 Ok(FastContent::Text(std::borrow::Cow::Owned(s.to_string())))
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
                 let mut blocks = Vec::new();
                 while let Some(b) = seq.next_element()? {
                     blocks.push(b);
@@ -802,7 +805,13 @@ mod tests {
         assert_eq!(fast.problems, slow.problems);
         assert_eq!(fast.timestamps, slow.timestamps);
         assert_eq!(fast.sessions, slow.sessions);
-        assert!(fast_turn(lines[0]).is_some() && fast_turn(lines[1]).is_some(), "the fast path is taken");
-        assert!(fast_turn(lines[2]).is_none(), "control: a tool call goes the general way");
+        assert!(
+            fast_turn(lines[0]).is_some() && fast_turn(lines[1]).is_some(),
+            "the fast path is taken"
+        );
+        assert!(
+            fast_turn(lines[2]).is_none(),
+            "control: a tool call goes the general way"
+        );
     }
 }
