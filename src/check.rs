@@ -43,39 +43,57 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
     }
 }
 
-/// Runs `f` over `items` on every core, returning the results in the items' order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+/// Runs `f` over `items` on every core and hands each result to `sink` in the items' order, as
+/// soon as it and every earlier one are done: memory holds only the results that finished out
+/// of order, not all of them.
+pub fn parallel_ordered<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+    mut sink: impl FnMut(R),
+) {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(items.len().max(1));
     if threads <= 1 {
-        return items.iter().enumerate().map(|(i, t)| f(i, t)).collect();
+        for (i, t) in items.iter().enumerate() {
+            sink(f(i, t));
+        }
+        return;
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
-    let results = std::sync::Mutex::new(Vec::with_capacity(items.len()));
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| {
-                let mut mine = Vec::new();
+            let tx = tx.clone();
+            let (next, f) = (&next, &f);
+            s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= items.len() {
+                    if i >= items.len() || tx.send((i, f(i, &items[i]))).is_err() {
                         break;
                     }
-                    mine.push((i, f(i, &items[i])));
-                }
-                if let Ok(mut r) = results.lock() {
-                    r.extend(mine);
                 }
             });
         }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut want = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                sink(r);
+                want += 1;
+            }
+        }
     });
-    for (i, r) in results.into_inner().unwrap_or_default() {
-        slots[i] = Some(r);
-    }
-    slots.into_iter().flatten().collect()
+}
+
+/// Runs `f` over `items` on every core, returning the results in the items' order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let mut out = Vec::with_capacity(items.len());
+    parallel_ordered(items, f, |r| out.push(r));
+    out
 }
 
 /// The text prefix of a pack's paths: nothing with one folder, `<dir>/` with several.
@@ -89,8 +107,16 @@ pub fn prefix_for(dir: &str, several: bool) -> String {
 
 /// Checks every folder (in parallel), reports in the order given.
 pub fn check_all(dirs: &[String]) -> Vec<PackReport> {
+    let mut out = Vec::with_capacity(dirs.len());
+    check_each(dirs, |r| out.push(r));
+    out
+}
+
+/// Checks every folder (in parallel) and hands each report to `sink` in the order given, as
+/// soon as it can: a registry run streams its output in flat memory.
+pub fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
     let several = dirs.len() > 1;
-    parallel_map(dirs, |_, d| check_dir(d, prefix_for(d, several)).0)
+    parallel_ordered(dirs, |_, d| check_dir(d, prefix_for(d, several)).0, sink)
 }
 
 /// The folder relative to the working folder, `/`-separated, without `./` or a trailing `/`.

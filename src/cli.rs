@@ -127,6 +127,19 @@ pub fn run() -> i32 {
 
 fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
+        Command::Check(a) if a.output.format == Format::Text && a.output.sarif.is_none() => {
+            // The text report streams: each pack is printed as soon as it and the packs before
+            // it are checked, and only its verdict is kept.
+            let (mut failed, mut result) = (false, Ok(()));
+            crate::check::check_each(&a.dirs, |r| {
+                failed |= r.failed(a.deny_warnings);
+                if result.is_ok() {
+                    result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
+                }
+            });
+            result?;
+            Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+        }
         Command::Check(a) => {
             let reports = crate::check::check_all(&a.dirs);
             emit(&reports, Mode::Check, &a.output, None)?;
