@@ -382,9 +382,8 @@ fn hostile_replies_are_validation_failures_never_crashes() {
         format!("[{}]", "{\"a\":".repeat(6_000)),
         "x".repeat(50_000),
         "not json at all".to_string(),
-        format!(
-            "[{{\"note\": \"notes/Decision log.md\", \"kind\": \"append\", \"old\": \"\", \"new\": \"hidden\\udb40\\udc41\\u202e\", \"evidence\": [{{\"session\": \"decision-1\", \"ordinal\": 2}}], \"reason\": \"r\"}}]"
-        ),
+        "[{\"note\": \"notes/Decision log.md\", \"kind\": \"append\", \"old\": \"\", \"new\": \"hidden\\udb40\\udc41\\u202e\", \"evidence\": [{\"session\": \"decision-1\", \"ordinal\": 2}], \"reason\": \"r\"}]"
+            .to_string(),
     ] {
         let (tmp, pack) = good_pack();
         with_reply(&pack, &reply);
