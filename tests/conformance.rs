@@ -1,6 +1,8 @@
 //! The examples of hippo's page "Writing a pack", byte for byte (the same runs as
 //! `shared/conformance/check-examples.sh`, over the copies in `tests/packs/`).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -13,7 +15,7 @@ fn packs() -> &'static Path {
 fn workspace() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for name in ["decision-log", "broken"] {
-        copy(&packs().join(name), &tmp.path().join(name));
+        common::copy_tree(&packs().join(name), &tmp.path().join(name));
     }
     std::fs::create_dir_all(tmp.path().join("broken/.git")).unwrap();
     std::fs::write(
@@ -21,7 +23,7 @@ fn workspace() -> tempfile::TempDir {
         "ref: refs/heads/main\n",
     )
     .unwrap();
-    copy(&packs().join("decision-log"), &tmp.path().join("failing"));
+    common::copy_tree(&packs().join("decision-log"), &tmp.path().join("failing"));
     let case = tmp.path().join("failing/tests/cache-store/case.toml");
     let text = std::fs::read_to_string(&case).unwrap();
     let changed = text.replace("\napplied = 1\n", "\napplied = 0\n").replace(
@@ -34,18 +36,6 @@ fn workspace() -> tempfile::TempDir {
     );
     std::fs::write(&case, changed).unwrap();
     tmp
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn run(dir: &Path, args: &[&str]) -> (String, i32) {

@@ -7,6 +7,7 @@
 //! variant before the command, for what git cannot store: links, FIFOs, sparse files, odd names;
 //! `$BASE` names `tests/packs/`, where the seed's good pack `decision-log` is, to copy and break).
 //! `UPDATE_EXPECTED=1 cargo test --test fixtures` rewrites the `expected` files.
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,20 +29,6 @@ fn sorted_dirs(p: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// Copies a tree of plain files and folders.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 struct Outcome {
     name: String,
     stdout: String,
@@ -60,7 +47,7 @@ fn run_variant(variant: &Path) -> Outcome {
         .into_owned();
     let vname = variant.file_name().unwrap().to_string_lossy().into_owned();
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(variant, tmp.path());
+    common::copy_tree(variant, tmp.path());
     if tmp.path().join("setup").exists() {
         let st = Command::new("bash")
             .arg("setup")

@@ -1,6 +1,7 @@
 //! Hostile packs (issue 8): each adversarial input gets a clear diagnostic, exit 0 or 1, in
 //! bounded time, with every output line well-formed and the pack byte-for-byte unchanged.
 //! What git cannot store (links, FIFOs, sockets, sparse files, odd names) is made at test time.
+mod common;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -15,23 +16,11 @@ fn base() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log")
 }
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// A temp folder with a copy of the good pack at `pack/`.
 fn good_pack() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let pack = tmp.path().join("pack");
-    copy(&base(), &pack);
+    common::copy_tree(&base(), &pack);
     (tmp, pack)
 }
 

@@ -1,6 +1,7 @@
 //! `hippo-packs test` through the real subprocess path: the same cases give the same result with
 //! the in-process stand-in and with `--model-command "hippo-packs stub-model"`; the pack is never
 //! written and the temporary home and workspace are removed.
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,19 +10,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_hippo-packs");
 
 fn good_pack() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Every file under a folder with its bytes, sorted.
@@ -69,7 +57,7 @@ fn test_in(dir: &Path, extra: &[&str]) -> Run {
 /// A copy of the good pack with its case.toml changed by `edit`.
 fn variant(edit: impl Fn(String) -> String) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
-    copy_tree(&good_pack(), &t.path().join("pack"));
+    common::copy_tree(&good_pack(), &t.path().join("pack"));
     let case = t.path().join("pack/tests/cache-store/case.toml");
     let text = std::fs::read_to_string(&case).unwrap();
     std::fs::write(&case, edit(text)).unwrap();
