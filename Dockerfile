@@ -9,6 +9,7 @@ FROM rust:1.95.0-alpine3.23 AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
+COPY benches ./benches
 
 # Release settings for the image only, so Cargo.toml keeps the defaults for everyone else.
 ENV CARGO_PROFILE_RELEASE_LTO=true \
