@@ -130,6 +130,18 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// Records the first reference to a session (of one tool) in this file.
+    fn refer(&mut self, id: &str, tool: Tool, line: usize, span: Span) {
+        if !self.sessions.iter().any(|s| s.id == id && s.tool == tool) {
+            self.sessions.push(SessionRef {
+                id: id.to_string(),
+                tool,
+                line,
+                span,
+            });
+        }
+    }
+
     /// Whether a line could not be read as a record at all (so its turns may be missing).
     pub fn has_unreadable_lines(&self) -> bool {
         self.problems.iter().any(|p| p.kind == ProblemKind::Json)
@@ -192,18 +204,7 @@ fn parse_with(path: &str, text: &str, fast_path: bool) -> Transcript {
                 ),
             }
             let session = fast.session.into_owned();
-            if !t
-                .sessions
-                .iter()
-                .any(|s| s.id == session && s.tool == Tool::ClaudeCode)
-            {
-                t.sessions.push(SessionRef {
-                    id: session.clone(),
-                    tool: Tool::ClaudeCode,
-                    line: line_no,
-                    span,
-                });
-            }
+            t.refer(&session, Tool::ClaudeCode, line_no, span);
             t.turns.push(Turn {
                 session,
                 ordinal: 0,
@@ -253,16 +254,7 @@ fn parse_with(path: &str, text: &str, fast_path: bool) -> Transcript {
             }
         };
         let kind = record.get("type").and_then(Value::as_str).unwrap_or("");
-        let refer = |id: &str, tool: Tool, t: &mut Transcript| {
-            if !t.sessions.iter().any(|s| s.id == id && s.tool == tool) {
-                t.sessions.push(SessionRef {
-                    id: id.to_string(),
-                    tool,
-                    line: line_no,
-                    span,
-                });
-            }
-        };
+        let refer = |id: &str, tool: Tool, t: &mut Transcript| t.refer(id, tool, line_no, span);
         match kind {
             // Codex rollout records.
             "session_meta" => {
