@@ -47,31 +47,18 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
     use crate::diagnostic::Span;
-    use crate::pack::{Kind, PackFile};
+    use crate::pack::Pack;
 
     fn pack(files: &[(&str, Vec<u8>, bool)]) -> Pack {
-        let files: Vec<PackFile> = files
-            .iter()
-            .map(|(path, bytes, complete)| PackFile {
-                path: path.to_string(),
-                size: bytes.len() as u64,
-                bytes: bytes.clone(),
-                complete: *complete,
-            })
-            .collect();
-        Pack {
-            dir: "p".into(),
-            kind: Kind::Pass,
-            entries: Vec::new(),
-            index: files
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (f.path.clone(), i))
-                .collect(),
-            files,
-            skipped: Vec::new(),
-            walk_diagnostics: Vec::new(),
+        let list: Vec<(&str, &[u8])> = files.iter().map(|(p, b, _)| (*p, b.as_slice())).collect();
+        let mut pack = Pack::from_files(&list);
+        // A file cut at its size limit: sized, a prefix read, not scanned.
+        for (path, _, complete) in files {
+            if let Some(&i) = pack.index.get(*path) {
+                pack.files[i].complete = *complete;
+            }
         }
+        pack
     }
 
     /// An access key id of the right shape, built at run time.
