@@ -66,7 +66,7 @@ fn main() {
             .iter()
             .flat_map(|p| &p.files)
             .filter_map(|f| f.text())
-            .map(|t| hippo_packs::redact::redact(t).matches.len())
+            .map(|t| hippo_packs::model::redact::redact(t).matches.len())
             .sum::<usize>()
     });
     let mb = bytes as f64 / 1e6;

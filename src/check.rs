@@ -1,9 +1,9 @@
 //! `check`: load each pack, run the rules, build its report. Packs are checked in parallel
 //! across cores; the reports keep the order the folders were given in.
 
-use crate::diagnostic::Diagnostic;
+use crate::core::Diagnostic;
+use crate::outcome::PackReport;
 use crate::pack::{Pack, walk};
-use crate::report::PackReport;
 use crate::rules::{self, Checked, layout};
 
 /// A loaded and checked pack, for `test` to reuse.

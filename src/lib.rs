@@ -1,19 +1,19 @@
 //! hippo-packs: checks and tests hippo packs.
 //!
-//! The flow goes one way: [`pack::walk`] loads a pack, [`rules::run`] returns its
-//! [`diagnostic::Diagnostic`]s, [`fixture`] runs its cases through [`dream`], and [`report`]
-//! renders the results; [`ci`] and [`github`] are the GitHub Action.
+//! The layers, lowest first (docs/architecture.md; every import points down): [`core`] values;
+//! [`model`] (the parsed documents) and [`pack`] (the walk); [`rules`]; [`dream`] (the pass
+//! engine); [`outcome`], [`check`] and [`fixture`] (the case runner); [`report`] (renderers);
+//! [`github`]; [`ci`] (the Action); [`cli`].
 
 pub mod check;
 pub mod ci;
 pub mod cli;
-pub mod diagnostic;
+pub mod core;
 pub mod dream;
-pub mod escape;
 pub mod fixture;
 pub mod github;
+pub mod model;
+pub mod outcome;
 pub mod pack;
-pub mod redact;
 pub mod report;
 pub mod rules;
-pub mod tomlx;

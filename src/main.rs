@@ -5,7 +5,7 @@ fn main() -> std::process::ExitCode {
         let msg = info.to_string().replace('\n', " ");
         eprintln!(
             "hippo-packs: internal error: {}",
-            hippo_packs::escape::line(&msg)
+            hippo_packs::core::escape::line(&msg)
         );
     }));
     let code =

@@ -1,7 +1,7 @@
 //! The fingerprint port against vectors taken from GitHub's own implementation
 //! (`tests/data/fingerprint/*.txt` with `*.expected`: `<line> <hash>` per line).
 
-use hippo_packs::report::fingerprint::line_hashes;
+use hippo_packs::core::fingerprint::line_hashes;
 
 fn expected(name: &str) -> Vec<(usize, String)> {
     let path = format!(

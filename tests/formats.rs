@@ -3,8 +3,10 @@
 mod common;
 
 use common::{copy_pack, run};
-use hippo_packs::diagnostic::{Diagnostic, Severity, Span};
-use hippo_packs::report::{CaseResult, Counts, Mode, PackReport, github, json, junit};
+use hippo_packs::core::{Diagnostic, Severity, Span};
+use hippo_packs::dream::Counts;
+use hippo_packs::outcome::{CaseResult, Mode, PackReport};
+use hippo_packs::report::{github, json, junit};
 use hippo_packs::rules::{self, layout};
 use serde_json::Value;
 
@@ -31,13 +33,13 @@ fn tested(tmp: &std::path::Path) -> PackReport {
     };
     let mut failures = vec![
         Diagnostic::key(
-            &hippo_packs::fixture::TEST_EXPECTATION,
+            &hippo_packs::rules::expectation::TEST_EXPECTATION,
             case_toml,
             at("applied = 1"),
             "applied: expected 0, got 1",
         ),
         Diagnostic::key(
-            &hippo_packs::fixture::TEST_EXPECTATION,
+            &hippo_packs::rules::expectation::TEST_EXPECTATION,
             case_toml,
             at("contains = [\"SQLite file\"]"),
             "note notes/Decision log.md: \"postgres\" <not> found\u{7}",

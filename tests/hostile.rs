@@ -101,7 +101,7 @@ fn assert_well_formed(r: &Run) {
         assert!(!line.starts_with("::"), "a line starts with '::': {line:?}");
         assert!(
             line.chars()
-                .all(|c| !c.is_control() && !hippo_packs::rules::text::is_invisible(c)),
+                .all(|c| !c.is_control() && !hippo_packs::core::is_invisible(c)),
             "raw control character in {line:?}"
         );
         let lead = line.split(' ').next().unwrap_or("");

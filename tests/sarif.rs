@@ -4,9 +4,10 @@
 mod common;
 
 use common::{copy_pack, run, sarif_schema_errors, valid_sarif};
-use hippo_packs::diagnostic::{Diagnostic, Severity, Span};
-use hippo_packs::report::fingerprint::line_hashes;
-use hippo_packs::report::{CaseResult, PackReport, sarif};
+use hippo_packs::core::fingerprint::line_hashes;
+use hippo_packs::core::{Diagnostic, Severity, Span};
+use hippo_packs::outcome::{CaseResult, PackReport};
+use hippo_packs::report::sarif;
 use hippo_packs::rules::{self, layout};
 use serde_json::Value;
 use std::path::Path;
@@ -301,7 +302,7 @@ fn a_failed_expectation_points_at_its_line_in_case_toml() {
     let text = std::str::from_utf8(bytes).unwrap();
     let at = text.find("applied = 1").unwrap();
     let mut failures = vec![Diagnostic::key(
-        &hippo_packs::fixture::TEST_EXPECTATION,
+        &hippo_packs::rules::expectation::TEST_EXPECTATION,
         case_toml,
         Span::new(at, at + "applied = 1".len()),
         "applied: expected 0, got 1",

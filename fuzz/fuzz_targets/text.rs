@@ -9,6 +9,6 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         assert!(s.is_char_boundary(run.span.start) && s.is_char_boundary(run.span.end));
         let _ = run.message();
     }
-    let _ = hippo_packs::escape::line(&s);
+    let _ = hippo_packs::core::escape::line(&s);
     common::check_with("prompts/decision-log.md", data);
 });

@@ -9,14 +9,25 @@ pub mod model;
 pub mod notes;
 pub mod render;
 pub mod stub;
-pub mod time;
-pub mod transcript;
 pub mod validate;
 
-use crate::report::Counts;
+use crate::model::transcript;
 use notes::Notes;
 use render::CallData;
 use transcript::{Tool, Turn};
+
+/// The counts of one dreaming pass, as a fixture case's `[expect]` names them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub calls: u64,
+    pub proposals: u64,
+    pub validation_failures: u64,
+    pub confirmed: u64,
+    pub rejected: u64,
+    pub applied: u64,
+    /// Calls not made because the prompt could not fit the input budget.
+    pub skipped_calls: u64,
+}
 
 /// What the engine needs of a pass.
 #[derive(Debug, Clone)]
@@ -126,7 +137,7 @@ pub fn candidates(pass: &Pass, sessions: &[Session], notes: &mut dyn Notes) -> V
         None
     } else {
         // A pack that reaches `test` has valid globs; an invalid set keeps nothing.
-        Some(crate::rules::pass::note_glob(&pass.note_paths).ok())
+        Some(crate::model::pass::note_glob(&pass.note_paths).ok())
     };
     let mut ids: Vec<String> = sessions.iter().flat_map(|s| s.notes.clone()).collect();
     ids.sort();

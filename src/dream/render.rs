@@ -3,8 +3,8 @@
 //! before it, so data can never close its own block.
 
 use super::Session;
-use super::transcript::{Role, Turn};
-use crate::rules::prompt::{CLOSING_INSTRUCTION, ends_with_closing_instruction, placeholders};
+use crate::model::prompt::{CLOSING_INSTRUCTION, ends_with_closing_instruction, placeholders};
+use crate::model::transcript::{Role, Turn};
 
 /// What one call sends.
 #[derive(Debug, Clone, Default)]
@@ -190,7 +190,7 @@ pub fn review_prompt(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dream::transcript::Tool;
+    use crate::model::transcript::Tool;
 
     fn turn(session: &str, ordinal: usize, role: Role, text: &str) -> Turn {
         Turn {

@@ -2,9 +2,10 @@
 
 use super::model::{Model, StandIn};
 use super::notes::MemoryNotes;
-use super::transcript::{self, Role, Tool, Turn};
 use super::*;
-use crate::rules::prompt::CLOSING_INSTRUCTION;
+use crate::model::prompt::CLOSING_INSTRUCTION;
+use crate::model::time;
+use crate::model::transcript::{self, Role, Tool, Turn};
 use serde_json::json;
 use std::sync::Mutex;
 

@@ -1,8 +1,8 @@
 //! Validation of a reply (SPEC 5.5) and of a reviewer's verdict (5.6).
 
 use super::Session;
+use crate::core::is_invisible;
 use crate::rules::content;
-use crate::rules::text::is_invisible;
 use serde_json::Value;
 use std::sync::LazyLock;
 
@@ -208,7 +208,7 @@ pub fn confirms(answer: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dream::transcript::{Role, Tool, Turn};
+    use crate::model::transcript::{Role, Tool, Turn};
     use serde_json::json;
 
     fn session() -> Session {

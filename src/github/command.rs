@@ -54,7 +54,7 @@ impl Log {
             Some(t) => s.replace(t.as_str(), "***"),
             None => s.to_string(),
         };
-        crate::escape::line(&masked).into_owned()
+        crate::core::escape::line(&masked).into_owned()
     }
 
     /// A line of `ci`'s own, which never starts with `::`.

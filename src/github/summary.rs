@@ -6,8 +6,8 @@
 //! Pack text (paths, messages) is shown, never interpreted: it is escaped as HTML character
 //! references, so it can neither format, link, mention, nor inject HTML.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::report::PackReport;
+use crate::core::{Diagnostic, Severity};
+use crate::outcome::PackReport;
 
 /// GitHub's limit on one step summary.
 pub const GITHUB_LIMIT: usize = 1024 * 1024;
@@ -17,7 +17,7 @@ pub const BUDGET: usize = 1_000_000;
 /// Escapes text for Markdown and HTML: control and invisible characters as `U+XXXX`, Markdown
 /// and HTML punctuation as character references.
 pub fn md(s: &str) -> String {
-    let s = crate::escape::line(s);
+    let s = crate::core::escape::line(s);
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         // `:` stops `http://` autolinks and `:emoji:`, `@` mentions and e-mail links, the dot

@@ -6,7 +6,7 @@
 
 pub mod walk;
 
-use crate::diagnostic::Diagnostic;
+pub use crate::model::manifest::Kind;
 
 /// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
 pub const ONE_FILE_LIMIT: u64 = 65_536;
@@ -16,20 +16,38 @@ pub const MAX_ENTRIES: usize = 10_000;
 /// pack is then far over its 524,288-byte limit anyway).
 pub const READ_BUDGET: u64 = 1 << 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Pass,
-    Theme,
+/// Something the walk could not do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WalkProblem {
+    /// An entry (or the folder itself, `.`) could not be read: the OS's message. `in_pack` is
+    /// false for an entry the walk could not list (it then points at no file of the pack).
+    Unreadable {
+        path: String,
+        message: String,
+        in_pack: bool,
+    },
+    /// The walk stopped after [`MAX_ENTRIES`] entries.
+    EntryLimit,
 }
 
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Pass => "pass",
-            Kind::Theme => "theme",
-        }
+/// Whether the walk descends into a folder: only the folders the layout of hippo's page "Writing
+/// a pack" allows for the pack's kind (a theme pack allows none).
+pub fn allowed_folder(kind: Kind, path: &str) -> bool {
+    if kind == Kind::Theme {
+        return false;
     }
+    let parts: Vec<&str> = path.split('/').collect();
+    matches!(
+        parts.as_slice(),
+        ["passes"]
+            | ["prompts"]
+            | ["personas"]
+            | ["templates", ..]
+            | ["tests"]
+            | ["tests", _]
+            | ["tests", _, "notes", ..]
+            | ["tests", _, "transcripts"]
+    )
 }
 
 /// What a walk entry is.
@@ -93,8 +111,9 @@ pub struct Pack {
     pub files: Vec<PackFile>,
     /// `skipped <path>` lines, in walk order.
     pub skipped: Vec<String>,
-    /// Findings of the walk itself (entry limit, unreadable entries).
-    pub walk_diagnostics: Vec<Diagnostic>,
+    /// What the walk itself ran into (unreadable entries, the entry limit), in walk order; the
+    /// rules layer reports them.
+    pub walk_problems: Vec<WalkProblem>,
     /// Path → index in `files`.
     pub index: std::collections::HashMap<String, usize>,
 }
@@ -130,7 +149,7 @@ impl Pack {
         let kind = sorted
             .iter()
             .find(|(p, _)| *p == "pack.toml")
-            .map(|(_, b)| crate::rules::manifest::kind_of(b))
+            .map(|(_, b)| crate::model::manifest::kind_of(b))
             .unwrap_or(Kind::Pass);
         let mut pack = Pack {
             dir: std::path::PathBuf::from("."),
@@ -138,7 +157,7 @@ impl Pack {
             entries: Vec::new(),
             files: Vec::new(),
             skipped: Vec::new(),
-            walk_diagnostics: Vec::new(),
+            walk_problems: Vec::new(),
             index: Default::default(),
         };
         let mut dirs = std::collections::BTreeSet::new();

@@ -5,9 +5,10 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-use super::{Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET};
-use crate::diagnostic::Diagnostic;
-use crate::rules::{layout, sizes};
+use super::{
+    Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
+    allowed_folder,
+};
 
 /// Deepest level the walk visits: a path has at most six components, so a seventh is reported
 /// and nothing below it is read.
@@ -25,13 +26,13 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         entries: Vec::new(),
         files: Vec::new(),
         skipped: Vec::new(),
-        walk_diagnostics: Vec::new(),
+        walk_problems: Vec::new(),
         index: Default::default(),
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
     let manifest = read_bounded(&dir.join("pack.toml"));
     if let Ok(Some((bytes, _))) = &manifest {
-        pack.kind = crate::rules::manifest::kind_of(bytes);
+        pack.kind = crate::model::manifest::kind_of(bytes);
     }
     let mut manifest = manifest.ok().flatten();
     let mut budget = READ_BUDGET;
@@ -54,9 +55,11 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
                     .io_error()
                     .map(|e| e.to_string())
                     .unwrap_or_else(|| err.to_string());
-                pack.walk_diagnostics.push(
-                    Diagnostic::file(&layout::UNREADABLE, &path, msg).pointing_at(None, None),
-                );
+                pack.walk_problems.push(WalkProblem::Unreadable {
+                    path,
+                    message: msg,
+                    in_pack: false,
+                });
                 continue;
             }
         };
@@ -72,18 +75,14 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         }
         count += 1;
         if count > MAX_ENTRIES {
-            pack.walk_diagnostics.push(Diagnostic::pack(
-                &sizes::ENTRY_LIMIT,
-                format!("the walk stopped after {MAX_ENTRIES} entries: the pack holds more"),
-            ));
+            pack.walk_problems.push(WalkProblem::EntryLimit);
             break;
         }
         let mut first_file = None;
         let kind = if ft.is_symlink() {
             EntryKind::Symlink
         } else if ft.is_dir() {
-            let descend =
-                utf8 && entry.depth() < MAX_DEPTH && layout::allowed_folder(pack.kind, &path);
+            let descend = utf8 && entry.depth() < MAX_DEPTH && allowed_folder(pack.kind, &path);
             if !descend {
                 walker.skip_current_dir();
                 first_file = first_file_below(dir, entry.path());
@@ -120,11 +119,11 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
                         file.bytes = bytes;
                     }
                     Ok(None) => {}
-                    Err(err) => pack.walk_diagnostics.push(Diagnostic::file(
-                        &layout::UNREADABLE,
-                        &path,
-                        err.to_string(),
-                    )),
+                    Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
+                        path: path.clone(),
+                        message: err.to_string(),
+                        in_pack: true,
+                    }),
                 }
             }
             budget = budget.saturating_sub(file.bytes.len() as u64);

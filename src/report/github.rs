@@ -9,9 +9,9 @@
 use std::fmt::Write;
 
 use super::machine::{location_path, raw_message};
-use super::{Mode, PackReport};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::escape;
+use crate::core::escape;
+use crate::core::{Diagnostic, Severity};
+use crate::outcome::{Mode, PackReport};
 
 /// The annotations of `reports`. `test` leaves warnings out, as its text output does.
 pub fn render(reports: &[PackReport], mode: Mode) -> String {

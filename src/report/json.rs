@@ -5,9 +5,10 @@
 use serde::Serialize;
 
 use super::machine::{location_path, message};
-use super::{Counts, Mode, PackReport};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::escape;
+use crate::core::escape;
+use crate::core::{Diagnostic, Severity};
+use crate::dream::Counts;
+use crate::outcome::{Mode, PackReport};
 
 pub const FORMAT: &str = "hippo-packs/v1";
 

@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use super::PackReport;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::escape;
+use crate::core::escape;
+use crate::core::{Diagnostic, Severity};
+use crate::outcome::PackReport;
 
 /// A testcase as written: its name and its failures (type, message, body).
 struct TestCase {

@@ -1,9 +1,9 @@
 //! What the machine formats (SARIF, JSON, annotations, JUnit) share: the message a diagnostic
 //! carries without its path, and the path of the file it points at.
 
-use super::PackReport;
-use crate::diagnostic::{Diagnostic, Style};
-use crate::escape;
+use crate::core::escape;
+use crate::core::{Diagnostic, Style};
+use crate::outcome::PackReport;
 
 /// The text output's line after `<path>: `, escaped as the text output escapes it: the message
 /// of a located finding, the whole line of a lead one (`unexpected file extra.txt`, relative to

@@ -1,6 +1,6 @@
 //! `hippo-packs rules [RULE]` and docs/rules.md: both read the catalogue, nothing else.
 
-use crate::escape;
+use crate::core::escape;
 use crate::rules::{self, Rule};
 
 use super::sarif::{help_uri, markdown_text};

@@ -8,9 +8,9 @@
 
 use serde::Serialize;
 
-use super::PackReport;
 use super::machine::{location_path, message};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::{Diagnostic, Severity};
+use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

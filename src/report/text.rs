@@ -1,8 +1,8 @@
 //! The seed's text format, byte for byte.
 
-use super::{Mode, PackReport};
-use crate::diagnostic::Severity;
-use crate::escape;
+use crate::core::Severity;
+use crate::core::escape;
+use crate::outcome::{Mode, PackReport};
 use std::fmt::Write;
 
 /// `check`: `skipped`, `error`, `warning`, then `ok <name> <version>` when there is no error.

@@ -3,12 +3,13 @@
 //! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
 //! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
 
-use super::Rule;
-use super::pass::PassDef;
-use crate::diagnostic::{Diagnostic, Severity, Span};
-use crate::dream::transcript::Tool;
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity, Span};
+use crate::model::case::*;
+use crate::model::pass::PassDef;
+use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
+use crate::model::transcript::Tool;
 use crate::pack::Pack;
-use crate::tomlx::{self, DeTable, DeValue, Spanned};
 
 pub static CASE_SYNTAX: Rule = Rule {
     id: "case-syntax",
@@ -72,91 +73,6 @@ pub static RULES: &[&Rule] = &[
     &CASE_VALUE,
     &CASE_NOTE,
 ];
-
-/// A piece of text a case names, with where it stands in case.toml.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
-    pub text: String,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionDef {
-    pub id: String,
-    /// The `id` key in case.toml.
-    pub span: Span,
-    pub tool: Tool,
-    /// `notes/...` paths, as written.
-    pub notes: Vec<String>,
-    pub handoff: String,
-}
-
-/// The six counts `[expect]` may name, in the seed's order.
-pub const COUNT_KEYS: &[&str] = &[
-    "calls",
-    "proposals",
-    "validation_failures",
-    "confirmed",
-    "rejected",
-    "applied",
-];
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectCount {
-    /// One of [`COUNT_KEYS`].
-    pub key: &'static str,
-    pub value: u64,
-    /// The key in case.toml.
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectNote {
-    /// `notes/...`.
-    pub path: String,
-    /// The `path` key.
-    pub span: Span,
-    pub contains: Vec<Located>,
-    pub excludes: Vec<Located>,
-}
-
-/// `[expect]`: only the keys present are checked.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Expect {
-    /// In file order.
-    pub counts: Vec<ExpectCount>,
-    pub prompt_contains: Vec<Located>,
-    pub prompt_excludes: Vec<Located>,
-    pub notes: Vec<ExpectNote>,
-}
-
-/// One case as `test` runs it.
-#[derive(Debug, Clone, Default)]
-pub struct CaseDef {
-    /// The folder name: tests/<name>/.
-    pub name: String,
-    /// `tests/<name>/case.toml`.
-    pub path: String,
-    /// Whether case.toml parsed as TOML and its sessions could be read (the transcript rules
-    /// check session ids only then).
-    pub parsed: bool,
-    /// The pass under test, when it names a pass file of this pack.
-    pub pass: Option<String>,
-    pub about: Option<String>,
-    pub sessions: Vec<SessionDef>,
-    /// `[model] reply`; `[]` when absent.
-    pub reply: String,
-    /// `[model] verdict`: `confirm` (default) or `reject`.
-    pub verdict: String,
-    pub expect: Expect,
-}
-
-impl CaseDef {
-    /// `tests/<name>/`.
-    pub fn dir(&self) -> String {
-        format!("tests/{}/", self.name)
-    }
-}
 
 const TOP_KEYS: &[&str] = &["protocol", "pass", "about", "session", "model", "expect"];
 const SESSION_KEYS: &[&str] = &["id", "tool", "notes", "handoff"];
@@ -585,7 +501,7 @@ pub(crate) mod tests {
             entries: Vec::new(),
             files,
             skipped: Vec::new(),
-            walk_diagnostics: Vec::new(),
+            walk_problems: Vec::new(),
             index,
         }
     }

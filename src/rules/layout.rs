@@ -1,9 +1,9 @@
 //! Layout: only the seed's paths are allowed; the required files exist; links and special files
 //! are errors.
 
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::pack::{EntryKind, Kind, Pack};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
+use crate::pack::{EntryKind, Kind, MAX_ENTRIES, Pack, WalkProblem};
 
 pub static UNEXPECTED_FILE: Rule = Rule {
     id: "unexpected-file",
@@ -139,23 +139,24 @@ pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
     }
 }
 
-/// Whether a folder can hold an allowed file (the walk descends only into those).
-pub fn allowed_folder(kind: Kind, path: &str) -> bool {
-    if kind == Kind::Theme {
-        return false;
+/// The walk's own problems as findings, in walk order: unreadable entries, the entry limit.
+pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    for p in &pack.walk_problems {
+        out.push(match p {
+            WalkProblem::Unreadable {
+                path,
+                message,
+                in_pack: true,
+            } => Diagnostic::file(&UNREADABLE, path, message.clone()),
+            WalkProblem::Unreadable { path, message, .. } => {
+                Diagnostic::file(&UNREADABLE, path, message.clone()).pointing_at(None, None)
+            }
+            WalkProblem::EntryLimit => Diagnostic::pack(
+                &super::sizes::ENTRY_LIMIT,
+                format!("the walk stopped after {MAX_ENTRIES} entries: the pack holds more"),
+            ),
+        });
     }
-    let parts: Vec<&str> = path.split('/').collect();
-    matches!(
-        parts.as_slice(),
-        ["passes"]
-            | ["prompts"]
-            | ["personas"]
-            | ["templates", ..]
-            | ["tests"]
-            | ["tests", _]
-            | ["tests", _, "notes", ..]
-            | ["tests", _, "transcripts"]
-    )
 }
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {

@@ -1,10 +1,11 @@
 //! The manifest: pack.toml has exactly the seed's keys, each with its rule.
 
-use super::Rule;
 use super::layout::is_name;
-use crate::diagnostic::{Diagnostic, Severity, Span};
-use crate::pack::{Kind, Pack};
-use crate::tomlx::{self, DeValue};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity, Span};
+use crate::model::manifest::Manifest;
+use crate::model::tomlx::{self, DeValue};
+use crate::pack::Pack;
 
 pub static MANIFEST_SYNTAX: Rule = Rule {
     id: "manifest-syntax",
@@ -62,27 +63,6 @@ pub const RESERVED: &[&str] = &[
 ];
 
 const KEYS: &[&str] = &["name", "version", "description", "authors", "license"];
-
-#[derive(Debug, Clone, Default)]
-pub struct Manifest {
-    /// Present when the key held a string (valid or not).
-    pub name: Option<String>,
-    pub version: Option<String>,
-}
-
-/// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.
-pub fn kind_of(bytes: &[u8]) -> Kind {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Kind::Pass;
-    };
-    match tomlx::parse(text) {
-        Ok(t) => match tomlx::get(t.get_ref(), "kind").and_then(|(_, v)| v.get_ref().as_str()) {
-            Some("theme") => Kind::Theme,
-            _ => Kind::Pass,
-        },
-        Err(_) => Kind::Pass,
-    }
-}
 
 const PATH: &str = "pack.toml";
 

@@ -5,11 +5,12 @@
 //! families in the seed's order of checks; `hippo-packs rules`, the SARIF rule list and the
 //! docs all read it.
 
-use crate::diagnostic::{Diagnostic, LineIndex, Severity};
+use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::pack::{Kind, Pack};
 
 pub mod case;
 pub mod content;
+pub mod expectation;
 pub mod layout;
 pub mod manifest;
 pub mod pass;
@@ -23,31 +24,7 @@ pub mod theme;
 pub mod transcript;
 pub mod unreferenced;
 
-/// One rule: a stable kebab-case id, its default severity and its documentation.
-#[derive(Debug)]
-pub struct Rule {
-    /// Stable kebab-case id (`invisible-character`).
-    pub id: &'static str,
-    /// The family, used as a SARIF tag and to group the reference (`layout`, `text`, ...).
-    pub family: &'static str,
-    pub severity: Severity,
-    /// One line: what the rule reports.
-    pub summary: &'static str,
-    /// What it checks and why it matters.
-    pub description: &'static str,
-    /// How to fix a finding.
-    pub help: &'static str,
-    /// SARIF `security-severity` for security rules ("0.1" to "10.0").
-    pub security_severity: Option<&'static str>,
-    /// SARIF precision: `very-high`, `high`, `medium` or `low`.
-    pub precision: &'static str,
-}
-
-impl PartialEq for Rule {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
+pub use crate::core::Rule;
 
 /// Every rule, in catalogue order: the seed's order of checks (layout, paths, text, sizes,
 /// manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
@@ -74,7 +51,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             theme::RULES,
             content::RULES,
             redaction::RULES,
-            crate::fixture::RULES,
+            expectation::RULES,
         ];
         families.iter().flat_map(|f| f.iter().copied()).collect()
     })
@@ -106,11 +83,11 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 #[derive(Debug, Default)]
 pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
-    pub manifest: Option<manifest::Manifest>,
-    pub passes: Vec<pass::PassDef>,
+    pub manifest: Option<crate::model::manifest::Manifest>,
+    pub passes: Vec<crate::model::pass::PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
     pub passes_parsed: bool,
-    pub cases: Vec<case::CaseDef>,
+    pub cases: Vec<crate::model::case::CaseDef>,
 }
 
 /// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
@@ -120,7 +97,7 @@ pub fn run(pack: &Pack) -> Checked {
         ..Checked::default()
     };
     let d = &mut out.diagnostics;
-    d.extend(pack.walk_diagnostics.iter().cloned());
+    layout::walk_problems(pack, d);
     layout::check(pack, d);
     paths::check(pack, d);
     text::check(pack, d);
@@ -185,9 +162,9 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
         }
         let lines = hashes.entry(file.clone()).or_insert_with(|| {
             if f.complete {
-                crate::report::fingerprint::line_hashes(&f.bytes)
+                fingerprint::line_hashes(&f.bytes)
             } else {
-                crate::report::fingerprint::known_line_hashes(&f.bytes)
+                fingerprint::known_line_hashes(&f.bytes)
             }
         });
         d.fingerprint = d

@@ -4,11 +4,11 @@
 //! dreaming pass of `test` read. [`note_glob`] is the one place `note_paths` patterns become a
 //! matcher, so `check` and `test` agree on what a pattern means.
 
-use super::Rule;
 use super::layout::{Place, is_name, place};
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity, Span};
+use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
 use crate::pack::{Kind, Pack};
-use crate::tomlx::{self, DeTable, DeValue, Spanned};
 
 pub static PASS_SYNTAX: Rule = Rule {
     id: "pass-syntax",
@@ -81,59 +81,10 @@ pub const INPUTS: &[&str] = &["sessions", "notes", "turns", "human_confirmed"];
 pub const NOTE_TYPES: &[&str] = &["policy", "decision", "log", "evidence", "topic"];
 /// Pass names core keeps for itself.
 pub const RESERVED: &[&str] = &["verify", "consolidate"];
-pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
+use crate::model::pass::{DEFAULT_INPUT_BUDGET, PassDef, one_glob};
 
 const REQUIRED: &[&str] = &["protocol", "prompt", "reads", "reviewer", "per_note"];
 const OPTIONAL: &[&str] = &["input_budget_bytes", "note_types", "note_paths"];
-
-/// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
-/// its rule (the pack then has errors and `test` runs nothing); string values are kept as
-/// written so that, say, a prompt it names still counts as referenced.
-#[derive(Debug, Clone, Default)]
-pub struct PassDef {
-    /// The pass's name: its file name without `.toml`.
-    pub name: String,
-    /// `passes/<name>.toml`.
-    pub path: String,
-    /// `prompts/<name>.md` (as written; empty when absent or not a string).
-    pub prompt: String,
-    /// Any of sessions, notes, turns, human_confirmed, in file order (the strings as written;
-    /// empty when absent or not a list of strings).
-    pub reads: Vec<String>,
-    /// `personas/<name>.md` (as written; empty when absent or not a string).
-    pub reviewer: String,
-    pub per_note: bool,
-    /// [`DEFAULT_INPUT_BUDGET`] when absent or invalid.
-    pub input_budget_bytes: u64,
-    pub note_types: Vec<String>,
-    pub note_paths: Vec<String>,
-    /// Where the `prompt` value stands in the pass file.
-    pub prompt_span: Option<Span>,
-    /// Where the `reviewer` value stands.
-    pub reviewer_span: Option<Span>,
-    /// Where the `reads` value stands.
-    pub reads_span: Option<Span>,
-}
-
-/// The matcher for `note_paths`: glob patterns (`**`, `*`, `?`, `[...]`, `{a,b}`) where `*`
-/// and `?` never cross a `/` and `**/` matches any number of folders, including none, so
-/// `**/Decision log*.md` matches `notes/Decision log.md`. Matched against a note's workspace
-/// path. The error names the first pattern that is not a glob, and why.
-pub fn note_glob<S: AsRef<str>>(patterns: &[S]) -> Result<globset::GlobSet, String> {
-    let mut set = globset::GlobSetBuilder::new();
-    for p in patterns {
-        set.add(one_glob(p.as_ref())?);
-    }
-    set.build().map_err(|e| e.kind().to_string())
-}
-
-fn one_glob(pattern: &str) -> Result<globset::Glob, String> {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map_err(|e| format!("{pattern} is not a valid glob: {}", e.kind()))
-}
 
 /// Parses and checks every pass file; the flag says whether every one parsed.
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
@@ -376,13 +327,14 @@ pub(crate) fn test_pack(kind: Kind, files: &[(&str, &str)]) -> Pack {
             .collect(),
         files,
         skipped: Vec::new(),
-        walk_diagnostics: Vec::new(),
+        walk_problems: Vec::new(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::pass::note_glob;
 
     fn pack(files: &[(&str, &str)]) -> Pack {
         test_pack(Kind::Pass, files)

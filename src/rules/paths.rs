@@ -1,8 +1,8 @@
 //! Paths: component count, bytes, characters, names, and case collisions.
 
-use super::Rule;
 use super::layout::{Place, is_name, place};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
 use crate::pack::{EntryKind, Pack};
 
 pub static PATH_SHAPE: Rule = Rule {
@@ -98,7 +98,7 @@ pub fn component_problem(c: &str) -> Option<String> {
 
 /// A character for a message: printable ones quoted, others as U+XXXX.
 fn shown(c: char) -> String {
-    if c.is_control() || c.is_whitespace() || crate::rules::text::is_invisible(c) {
+    if c.is_control() || c.is_whitespace() || crate::core::is_invisible(c) {
         format!("U+{:04X}", c as u32)
     } else {
         format!("\"{c}\"")

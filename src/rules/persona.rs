@@ -3,9 +3,9 @@
 //! Each section has its own rule so that the findings keep the seed's order (Role, What you
 //! receive, Rules, Reply) by catalogue rank, and so each rule can say what its section is for.
 
-use super::Rule;
 use super::layout::{Place, place};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
 use crate::pack::{Kind, Pack};
 
 macro_rules! section_rule {

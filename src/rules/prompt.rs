@@ -1,16 +1,13 @@
 //! Prompts: `{{...}}` placeholders name an input the pass reads; the prompt ends with the
 //! closing instruction.
 
-use super::Rule;
 use super::layout::{Place, place};
-use super::pass::{INPUTS, PassDef};
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use super::pass::INPUTS;
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
+use crate::model::pass::PassDef;
+use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
 use crate::pack::{Kind, Pack};
-use std::sync::LazyLock;
-
-/// The last line of every first-party prompt, word for word; hippo appends it (after one blank
-/// line) to a prompt that does not end with it.
-pub const CLOSING_INSTRUCTION: &str = "Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.";
 
 pub static UNKNOWN_PLACEHOLDER: Rule = Rule {
     id: "unknown-placeholder",
@@ -52,50 +49,6 @@ pub static RULES: &[&Rule] = &[
     &PLACEHOLDER_NOT_IN_READS,
     &CLOSING_INSTRUCTION_MISSING,
 ];
-
-/// One `{{...}}` in a prompt: its inside and where the whole placeholder stands.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placeholder<'a> {
-    pub name: &'a str,
-    pub span: Span,
-}
-
-/// Every `{{...}}` of a text, in order: two opening braces, then anything but braces and line
-/// ends, then two closing braces. In `{{{notes}}}` the placeholder is the inner `{{notes}}`.
-pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
-    static RE: LazyLock<regex::Regex> =
-        LazyLock::new(|| regex::Regex::new(r"\{\{([^{}\n]*)\}\}").expect("placeholder regex"));
-    RE.captures_iter(text)
-        .map(|c| {
-            let whole = c.get(0).expect("group 0");
-            Placeholder {
-                name: c.get(1).map_or("", |m| m.as_str()),
-                span: Span::new(whole.start(), whole.end()),
-            }
-        })
-        .collect()
-}
-
-/// Whether the last non-blank line is the closing instruction, trailing white space aside.
-pub fn ends_with_closing_instruction(text: &str) -> bool {
-    last_nonblank_line(text).is_some_and(|(line, _)| line.trim_end() == CLOSING_INSTRUCTION)
-}
-
-/// The last line holding more than white space, and its span.
-fn last_nonblank_line(text: &str) -> Option<(&str, Span)> {
-    let mut end = text.len();
-    loop {
-        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
-        let line = &text[start..end];
-        if !line.trim().is_empty() {
-            return Some((line, Span::new(start, start + line.trim_end().len())));
-        }
-        if start == 0 {
-            return None;
-        }
-        end = start - 1;
-    }
-}
 
 pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
@@ -151,6 +104,7 @@ pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::prompt::CLOSING_INSTRUCTION;
     use crate::rules::pass::test_pack;
 
     fn pass(reads: &[&str]) -> PassDef {

@@ -1,11 +1,11 @@
 //! Redaction: a file that hippo's secret redaction would change (SPEC 3.7).
 //!
-//! The detectors live in [`crate::redact`]; this rule asks them for the first match of every
+//! The detectors live in [`crate::model::redact`]; this rule asks them for the first match of every
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
 //! (the seed's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
 use crate::pack::Pack;
 
 pub static REDACTION: Rule = Rule {
@@ -27,7 +27,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         if !f.complete {
             continue;
         }
-        if let Some(m) = crate::redact::first_match_bytes(&f.bytes) {
+        if let Some(m) = crate::model::redact::first_match_bytes(&f.bytes) {
             let d = Diagnostic::key(
                 &REDACTION,
                 &f.path,
@@ -46,7 +46,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Span;
+    use crate::core::Span;
     use crate::pack::Pack;
 
     fn pack(files: &[(&str, Vec<u8>, bool)]) -> Pack {

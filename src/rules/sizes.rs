@@ -1,7 +1,7 @@
 //! Sizes: one file, files outside tests/, the whole pack, the number of files.
 
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
 use crate::pack::{ONE_FILE_LIMIT, Pack};
 
 pub static FILE_SIZE: Rule = Rule {
@@ -125,7 +125,7 @@ mod tests {
                 })
                 .collect(),
             skipped: vec![],
-            walk_diagnostics: vec![],
+            walk_problems: vec![],
             index: Default::default(),
         }
     }

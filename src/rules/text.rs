@@ -1,7 +1,7 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity, Span, is_invisible};
 use crate::pack::Pack;
 
 pub static INVISIBLE_CHARACTER: Rule = Rule {
@@ -27,18 +27,6 @@ pub static NOT_UTF8: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[&INVISIBLE_CHARACTER, &NOT_UTF8];
-
-/// The exact set of SPEC 3.2.
-pub fn is_invisible(c: char) -> bool {
-    let u = c as u32;
-    matches!(u,
-        0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F | 0x80..=0x9F
-        | 0x200B..=0x200D | 0x2060..=0x2064 | 0xFEFF | 0x180E
-        | 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0x206A..=0x206F
-        | 0x180B..=0x180D | 0x180F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF
-        | 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD
-        | 0xE0000..=0xE007F)
-}
 
 /// A run of invisible characters: its byte span, its first character, and its length.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 //! size, redaction and content rules look at it as at any file). The theme layout (allowed and
 //! required files) is checked by the layout rules.
 
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity, Span};
 use crate::pack::Pack;
 
 pub static THEME_JSON_SYNTAX: Rule = Rule {

@@ -1,15 +1,15 @@
 //! Transcripts: tests/<case>/transcripts/<name>.jsonl (SPEC 3.8).
 //!
-//! Every file is read by [`crate::dream::transcript::parse`], the same reader `test` uses, and its
+//! Every file is read by [`crate::model::transcript::parse`], the same reader `test` uses, and its
 //! problems are reported here; then the case-wide rules: at least one timestamp, all of them
 //! within 23 hours, every session declared (with the right tool) and every declared session with
 //! turns.
 
-use super::Rule;
-use super::case::CaseDef;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::dream::time::hours_minutes;
-use crate::dream::transcript::{self, ProblemKind, Transcript};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
+use crate::model::case::CaseDef;
+use crate::model::time::hours_minutes;
+use crate::model::transcript::{self, ProblemKind, Transcript};
 use crate::pack::Pack;
 
 pub static TRANSCRIPT_MARKER: Rule = Rule {

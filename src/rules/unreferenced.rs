@@ -1,9 +1,9 @@
 //! Prompts and personas that no pass names.
 
-use super::Rule;
 use super::layout::{Place, place};
-use super::pass::PassDef;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::core::Rule;
+use crate::core::{Diagnostic, Severity};
+use crate::model::pass::PassDef;
 use crate::pack::{Kind, Pack};
 
 pub static UNREFERENCED_FILE: Rule = Rule {

@@ -7,7 +7,7 @@
 
 use super::Match;
 use super::shape::*;
-use crate::diagnostic::Span;
+use crate::core::Span;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 use std::sync::LazyLock;

@@ -5,7 +5,7 @@
 //! runner uses the turns. Nothing here panics on input: a line nested past serde_json's recursion
 //! limit is one problem like any other.
 
-use crate::diagnostic::Span;
+use crate::core::Span;
 use serde_json::{Map, Value};
 
 /// The first line every transcript of a pack must have, to mark it as invented.

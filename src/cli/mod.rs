@@ -1,17 +1,18 @@
 //! The command line: parse, dispatch, and one place that turns results into an exit code.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::report::{self, Mode, PackReport};
+use crate::outcome::{Mode, PackReport};
+use crate::report;
 
-/// Exit codes (SPEC 2): 0 clean, 1 findings, 2 usage, 3 internal error.
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FINDINGS: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_INTERNAL: i32 = 3;
+mod ci_args;
+mod exit;
+mod stub_model;
+
+use exit::print;
+pub use exit::{EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,10 +34,10 @@ pub enum Command {
     /// List the rule catalogue, or explain one rule.
     Rules(RulesArgs),
     /// The GitHub Action's entry point: find, check and test every pack of a registry.
-    Ci(crate::ci::CiArgs),
+    Ci(ci_args::CiArgs),
     /// The stand-in model and reviewer (reads a prompt on standard input).
     #[command(hide = true)]
-    StubModel(crate::dream::stub::StubArgs),
+    StubModel(stub_model::StubArgs),
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -119,7 +120,10 @@ pub fn run() -> i32 {
         Ok(code) => code,
         Err(e) => {
             let msg = format!("{e:#}");
-            eprintln!("hippo-packs: internal error: {}", crate::escape::line(&msg));
+            eprintln!(
+                "hippo-packs: internal error: {}",
+                crate::core::escape::line(&msg)
+            );
             EXIT_INTERNAL
         }
     }
@@ -146,7 +150,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             Ok(verdict(&reports, a.deny_warnings))
         }
         Command::Test(a) => {
-            let reports = crate::fixture::test_all(&a)?;
+            let reports = crate::fixture::test_all(&crate::fixture::TestOptions {
+                dirs: a.dirs.clone(),
+                case: a.case.clone(),
+                model_command: a.model_command.clone(),
+            })?;
             emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
             if a.print_prompts {
                 print(&report::prompts(&reports))?;
@@ -163,8 +171,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<i32> {
                 Ok(EXIT_USAGE)
             }
         },
-        Command::Ci(a) => crate::ci::run(a),
-        Command::StubModel(a) => crate::dream::stub::run(a),
+        Command::Ci(a) => ci_args::run(a),
+        Command::StubModel(a) => stub_model::run(a).map(|()| EXIT_OK),
     }
 }
 
@@ -198,13 +206,4 @@ fn emit(
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print(&text)
-}
-
-/// Writes to standard output; a closed pipe is not an error.
-pub fn print(text: &str) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
-    }
 }

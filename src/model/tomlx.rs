@@ -1,6 +1,6 @@
 //! TOML with spans: the manifest, pass and case rules report keys and values where they stand.
 
-use crate::diagnostic::Span;
+use crate::core::Span;
 pub use toml::Spanned;
 pub use toml::de::{DeArray, DeTable, DeValue};
 

@@ -13,7 +13,7 @@
 mod detect;
 mod shape;
 
-use crate::diagnostic::Span;
+use crate::core::Span;
 use std::borrow::Cow;
 
 pub use shape::{entropy, is_placeholder};

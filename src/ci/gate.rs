@@ -1,0 +1,144 @@
+//! The gate: which packs decide the verdict (`scope`), and whether a pack fails (`fail-on`).
+
+use std::io::Write;
+
+use super::net::Net;
+use super::output::say;
+use super::settings::{FailOn, Scope, Settings};
+use crate::github::command::{Level, Log};
+use crate::github::env::GithubEnv;
+use crate::github::{client, event, pulls};
+use crate::outcome::PackReport;
+
+/// What the scope step decided.
+pub struct Gate {
+    pub gated: Vec<bool>,
+    pub notes: Vec<String>,
+}
+
+/// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
+/// touches (every pack, with a notice saying why, when its files cannot be listed).
+pub fn gate(
+    reports: &[PackReport],
+    s: &Settings,
+    gh: &GithubEnv,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Gate> {
+    if s.scope == Scope::All {
+        return Ok(Gate {
+            gated: vec![true; reports.len()],
+            notes: Vec::new(),
+        });
+    }
+    match changed(reports, s, gh, log, net, out)? {
+        Ok(gate) => Ok(gate),
+        Err(why) => {
+            let msg = format!("{why}; every pack gates");
+            say(out, &log.annotate(Level::Notice, "scope", &msg)).ok();
+            Ok(Gate {
+                gated: vec![true; reports.len()],
+                notes: vec![format!("scope changed: {msg}")],
+            })
+        }
+    }
+}
+
+/// The packs the pull request touches, or why they cannot be known.
+fn changed(
+    reports: &[PackReport],
+    s: &Settings,
+    gh: &GithubEnv,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<Gate, String>> {
+    let payload = gh
+        .event_path
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
+        return Ok(Err("not a pull request event".to_string()));
+    };
+    let Some((owner, repo)) = gh.owner_repo() else {
+        return Ok(Err("GITHUB_REPOSITORY is not set".to_string()));
+    };
+    let rt = net.runtime()?;
+    let listed = rt.block_on(async {
+        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
+            .map_err(client::Failure::Transport)?;
+        pulls::changed_files(&http, owner, repo, pr.number, |f| {
+            say(
+                out,
+                &log.line(&format!(
+                    "hippo-packs: listing the pull request's files: {f}; trying again"
+                )),
+            )
+            .ok();
+        })
+        .await
+    });
+    let files = match listed {
+        Ok(f) => f,
+        Err(f) => {
+            return Ok(Err(format!(
+                "cannot list the files of pull request #{}: {f}",
+                pr.number
+            )));
+        }
+    };
+    if let Some(n) = pr.changed_files
+        && n as usize > files.len()
+    {
+        return Ok(Err(format!(
+            "pull request #{} changes {n} files and GitHub lists only {}",
+            pr.number,
+            files.len()
+        )));
+    }
+    let paths: Vec<String> = reports.iter().map(|r| r.uri_base.clone()).collect();
+    let gated = pulls::touched(&paths, &files);
+    let count = gated.iter().filter(|g| **g).count();
+    let note = format!(
+        "scope changed: pull request #{} changes {} {}, in {count} of {} {}",
+        pr.number,
+        files.len(),
+        if files.len() == 1 { "file" } else { "files" },
+        reports.len(),
+        if reports.len() == 1 { "pack" } else { "packs" }
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    Ok(Ok(Gate {
+        gated,
+        notes: vec![note],
+    }))
+}
+
+/// Whether a pack fails the gate.
+pub fn fails(r: &PackReport, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Never => false,
+        FailOn::Error => r.failed(false),
+        FailOn::Warning => r.failed(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_decides_what_fails() {
+        let warned = PackReport {
+            diagnostics: vec![
+                crate::core::Diagnostic::file(&crate::rules::layout::UNREADABLE, "a", "b")
+                    .with_severity(crate::core::Severity::Warning),
+            ],
+            ..PackReport::default()
+        };
+        assert!(!fails(&warned, FailOn::Error));
+        assert!(fails(&warned, FailOn::Warning));
+        assert!(!fails(&warned, FailOn::Never));
+    }
+}

@@ -1,0 +1,83 @@
+//! What `ci` writes: the report grouped per pack, the annotations, files beside the run.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::outcome::{Mode, PackReport};
+use crate::report;
+
+/// Writes a text to the run's log.
+pub fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// One pack's block of the text report: the check lines, then the case lines.
+pub fn pack_text(r: &PackReport, tested: bool) -> String {
+    let mut text = report::text::render(std::slice::from_ref(r), Mode::Check);
+    if tested && r.errors() == 0 {
+        let cases = PackReport {
+            diagnostics: Vec::new(),
+            ..r.clone()
+        };
+        text.push_str(&report::text::render(&[cases], Mode::Test));
+    }
+    text
+}
+
+pub fn status(r: &PackReport) -> String {
+    let mut parts = Vec::new();
+    let n = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if r.errors() > 0 {
+        parts.push(n(r.errors(), "error", "errors"));
+    }
+    if r.warnings() > 0 {
+        parts.push(n(r.warnings(), "warning", "warnings"));
+    }
+    if r.failed_cases() > 0 {
+        parts.push(n(r.failed_cases(), "failed case", "failed cases"));
+    }
+    if parts.is_empty() {
+        "ok".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Annotation lines: every error, failed expectation and warning, errors first (GitHub shows
+/// only the first ten of each per step). `Mode::Check` because `ci` reports warnings even for
+/// tested packs; failed expectations come with any mode.
+pub fn annotations(reports: &[PackReport]) -> String {
+    let all = report::github::render(reports, Mode::Check);
+    let mut errors = String::new();
+    let mut rest = String::new();
+    for l in all.lines() {
+        let dst = if l.starts_with("::error") {
+            &mut errors
+        } else {
+            &mut rest
+        };
+        dst.push_str(l);
+        dst.push('\n');
+    }
+    errors + &rest
+}
+
+/// Writes a file, creating its folder.
+pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,268 @@
+//! The Action's inputs (docs/action.md): a flag wins over its `INPUT_*` variable, which wins over
+//! the default; an input with a value it cannot take is a usage error.
+
+use std::time::Duration;
+
+use crate::github::env::{self, GithubEnv};
+
+/// An input that takes one word of a fixed set (matched without regard to case).
+pub trait Choice: Copy + PartialEq + 'static {
+    /// Every word, what it means, and its value, in the order `--help` lists them.
+    const ALL: &'static [(&'static str, &'static str, Self)];
+
+    /// The word for a value.
+    fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, _, v)| *v == self)
+            .map_or("", |(n, _, _)| n)
+    }
+
+    /// The value for a word.
+    fn parse(word: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(word))
+            .map(|(_, _, v)| *v)
+    }
+}
+
+/// Whether to upload the SARIF to code scanning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadMode {
+    Auto,
+    True,
+    False,
+}
+
+impl Choice for UploadMode {
+    const ALL: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "auto",
+            "Upload when a token is at hand; a failed upload changes nothing",
+            UploadMode::Auto,
+        ),
+        (
+            "true",
+            "Upload, and fail when the upload fails",
+            UploadMode::True,
+        ),
+        ("false", "Never upload", UploadMode::False),
+    ];
+}
+
+/// What fails the job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Never,
+}
+
+impl Choice for FailOn {
+    const ALL: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "error",
+            "A gated pack with an error or a failed case fails",
+            FailOn::Error,
+        ),
+        ("warning", "A warning fails too", FailOn::Warning),
+        ("never", "Never fail on findings", FailOn::Never),
+    ];
+}
+
+/// Which packs decide the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Changed,
+    All,
+}
+
+impl Choice for Scope {
+    const ALL: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "changed",
+            "Only the packs the pull request changes decide the verdict",
+            Scope::Changed,
+        ),
+        ("all", "Every pack decides the verdict", Scope::All),
+    ];
+}
+
+/// What the command line gave (`None`: not given).
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    pub root: Option<String>,
+    pub test: Option<bool>,
+    pub sarif_file: Option<String>,
+    pub upload: Option<UploadMode>,
+    pub category: Option<String>,
+    pub fail_on: Option<FailOn>,
+    pub scope: Option<Scope>,
+    pub token: Option<String>,
+    pub http_timeout: u64,
+    pub upload_wait: u64,
+}
+
+/// The inputs after flags, `INPUT_*` and defaults.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub root: String,
+    pub test: bool,
+    pub sarif_file: String,
+    pub upload: UploadMode,
+    pub category: String,
+    pub fail_on: FailOn,
+    pub scope: Scope,
+    pub token: Option<String>,
+    pub http_timeout: Duration,
+    pub upload_wait: Duration,
+}
+
+/// The one reader of an input: the flag when given, else `INPUT_<NAME>` read by `parse`, whose
+/// `None` is a usage error saying what was `expected`.
+fn input<T>(
+    flag: Option<T>,
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+) -> Result<Option<T>, String> {
+    if flag.is_some() {
+        return Ok(flag);
+    }
+    match env::input(get, name) {
+        None => Ok(None),
+        Some(v) => parse(&v).map(Some).ok_or_else(|| {
+            format!(
+                "input {name} ({}): expected {expected}, got {v:?}",
+                env::input_var(name)
+            )
+        }),
+    }
+}
+
+fn choice<T: Choice>(
+    flag: Option<T>,
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    let names: Vec<&str> = T::ALL.iter().map(|(n, _, _)| *n).collect();
+    let expected = format!("one of {}", names.join(", "));
+    input(flag, get, name, T::parse, &expected)
+}
+
+fn boolean(word: &str) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+impl Settings {
+    /// Flags, then `INPUT_*` (read through `get`), then defaults.
+    pub fn resolve(
+        flags: Flags,
+        get: &impl Fn(&str) -> Option<String>,
+        gh: &GithubEnv,
+    ) -> Result<Settings, String> {
+        let text = |flag: Option<String>, name: &str| flag.or_else(|| env::input(get, name));
+        let default_scope = if gh.is_pull_request() {
+            Scope::Changed
+        } else {
+            Scope::All
+        };
+        Ok(Settings {
+            root: text(flags.root, "path").unwrap_or_else(|| ".".to_string()),
+            test: input(flags.test, get, "test", boolean, "true or false")?.unwrap_or(true),
+            sarif_file: text(flags.sarif_file, "sarif-file")
+                .unwrap_or_else(|| "hippo-packs.sarif".to_string()),
+            upload: choice(flags.upload, get, "upload")?.unwrap_or(UploadMode::Auto),
+            category: text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string()),
+            fail_on: choice(flags.fail_on, get, "fail-on")?.unwrap_or(FailOn::Error),
+            scope: choice(flags.scope, get, "scope")?.unwrap_or(default_scope),
+            token: flags
+                .token
+                .filter(|t| !t.trim().is_empty())
+                .or_else(|| env::input(get, "token")),
+            http_timeout: Duration::from_secs(flags.http_timeout.max(1)),
+            upload_wait: Duration::from_secs(flags.upload_wait),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn get(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let m: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| m.get(k).cloned()
+    }
+
+    fn defaults() -> Flags {
+        Flags {
+            http_timeout: 60,
+            upload_wait: 120,
+            ..Flags::default()
+        }
+    }
+
+    #[test]
+    fn flags_win_over_inputs_which_win_over_defaults() {
+        let g = get(&[
+            ("INPUT_FAIL-ON", "warning"),
+            ("INPUT_UPLOAD", "FALSE"),
+            ("INPUT_PATH", "packs"),
+            ("INPUT_TEST", "false"),
+            ("INPUT_SCOPE", ""),
+        ]);
+        let pr = GithubEnv {
+            event_name: Some("pull_request".into()),
+            ..GithubEnv::default()
+        };
+        let flags = Flags {
+            upload: Some(UploadMode::True),
+            ..defaults()
+        };
+        let s = Settings::resolve(flags, &g, &pr).unwrap();
+        assert_eq!(s.upload, UploadMode::True, "the flag wins");
+        assert_eq!(s.fail_on, FailOn::Warning, "the input applies");
+        assert_eq!(s.root, "packs");
+        assert!(!s.test);
+        assert_eq!(s.scope, Scope::Changed, "pull requests default to changed");
+        assert_eq!(s.sarif_file, "hippo-packs.sarif");
+        let push = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
+        assert_eq!(push.scope, Scope::All);
+        assert_eq!(push.upload, UploadMode::Auto);
+        assert_eq!(push.token, None);
+    }
+
+    #[test]
+    fn a_bad_input_is_a_usage_error() {
+        let e = Settings::resolve(
+            defaults(),
+            &get(&[("INPUT_FAIL-ON", "sometimes")]),
+            &GithubEnv::default(),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("INPUT_FAIL-ON") && e.contains("error, warning, never"),
+            "{e}"
+        );
+        let bad_bool = get(&[("INPUT_TEST", "maybe")]);
+        assert!(Settings::resolve(defaults(), &bad_bool, &GithubEnv::default()).is_err());
+    }
+
+    #[test]
+    fn words_and_values_round_trip() {
+        assert_eq!(FailOn::parse("WARNING"), Some(FailOn::Warning));
+        assert_eq!(Scope::All.name(), "all");
+        assert_eq!(UploadMode::parse("sometimes"), None);
+    }
+}

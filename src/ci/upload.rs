@@ -1,0 +1,211 @@
+//! The upload step: the SARIF file to code scanning, and what to say when it cannot go.
+
+use std::io::Write;
+
+use super::net::Net;
+use super::output::say;
+use super::settings::{Settings, UploadMode};
+use crate::github::command::{Level, Log};
+use crate::github::env::GithubEnv;
+use crate::github::{client, event, upload};
+
+/// What the upload step did.
+#[derive(Default)]
+pub struct Uploaded {
+    pub uploaded: bool,
+    pub sarif_id: Option<String>,
+    /// The upload was required (`upload: true`) and failed.
+    pub failed_required: bool,
+    pub notes: Vec<String>,
+}
+
+/// The step's record and voice: what it did, and where it says so.
+struct Step<'a> {
+    done: Uploaded,
+    required: bool,
+    log: &'a Log,
+    out: &'a mut dyn Write,
+}
+
+impl Step<'_> {
+    /// A problem: an error that fails the job when the upload is required, else a notice.
+    fn problem(&mut self, msg: String) -> anyhow::Result<()> {
+        let level = if self.required {
+            Level::Error
+        } else {
+            Level::Notice
+        };
+        say(self.out, &self.log.annotate(level, "upload", &msg))?;
+        self.done.failed_required |= self.required;
+        self.done.notes.push(format!("upload: {msg}"));
+        Ok(())
+    }
+
+    /// A line in the log and the summary's notes.
+    fn note(&mut self, note: String) -> anyhow::Result<()> {
+        say(self.out, &self.log.line(&format!("hippo-packs: {note}")))?;
+        self.done.notes.push(note);
+        Ok(())
+    }
+
+    /// A notice annotation and the summary's notes.
+    fn notice(&mut self, msg: String) -> anyhow::Result<()> {
+        say(self.out, &self.log.annotate(Level::Notice, "upload", &msg))?;
+        self.done.notes.push(format!("upload: {msg}"));
+        Ok(())
+    }
+}
+
+/// Uploads the SARIF file as `upload` says.
+pub fn upload(
+    sarif: &[u8],
+    s: &Settings,
+    gh: &GithubEnv,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Uploaded> {
+    let mut step = Step {
+        done: Uploaded::default(),
+        required: s.upload == UploadMode::True,
+        log,
+        out,
+    };
+    if s.upload == UploadMode::False {
+        step.done.notes.push("upload: off".to_string());
+        return Ok(step.done);
+    }
+    let missing = missing_context(s, gh);
+    if !missing.is_empty() {
+        if step.required {
+            step.problem(format!("cannot upload without {}", missing.join(", ")))?;
+        } else {
+            step.note(format!("upload skipped: no {}", missing.join(", ")))?;
+        }
+        return Ok(step.done);
+    }
+    let (encoded, gz_len) = upload::encode(sarif)?;
+    if gz_len > upload::MAX_GZIPPED {
+        step.problem(format!(
+            "not uploaded: the SARIF file is {gz_len} bytes gzipped, over code scanning's limit of {} bytes; the annotations and the job summary carry the findings",
+            upload::MAX_GZIPPED
+        ))?;
+        return Ok(step.done);
+    }
+    send(&mut step, encoded, s, gh, net)?;
+    Ok(step.done)
+}
+
+/// What the upload needs and the run does not have.
+fn missing_context(s: &Settings, gh: &GithubEnv) -> Vec<&'static str> {
+    [
+        ("token", s.token.is_none()),
+        ("GITHUB_REPOSITORY", gh.owner_repo().is_none()),
+        ("GITHUB_SHA", gh.sha.is_none()),
+        ("GITHUB_REF", gh.git_ref.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(n, m)| m.then_some(n))
+    .collect()
+}
+
+/// The request, and what its answer means.
+fn send(
+    step: &mut Step<'_>,
+    encoded: String,
+    s: &Settings,
+    gh: &GithubEnv,
+    net: &mut Net,
+) -> anyhow::Result<()> {
+    let (owner, repo) = gh.owner_repo().expect("checked by missing_context");
+    let target = upload::Target {
+        owner: owner.to_string(),
+        repo: repo.to_string(),
+        commit_sha: gh.sha.clone().unwrap_or_default(),
+        git_ref: gh.git_ref.clone().unwrap_or_default(),
+        checkout_uri: gh
+            .workspace
+            .as_ref()
+            .map(|w| format!("file://{}", w.to_string_lossy())),
+    };
+    let rt = net.runtime()?;
+    let (log, out) = (step.log, &mut *step.out);
+    let result = rt.block_on(async {
+        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
+            .map_err(client::Failure::Transport)?;
+        upload::upload(&http, &target, encoded, s.upload_wait, |f| {
+            say(
+                out,
+                &log.line(&format!("hippo-packs: upload: {f}; trying again")),
+            )
+            .ok();
+        })
+        .await
+    });
+    match result {
+        Ok(accepted) => processed(step, accepted, s),
+        Err(f) => {
+            let from_fork = gh
+                .event_path
+                .as_ref()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|p| event::pull_request(&p))
+                .is_some_and(|pr| pr.from_fork);
+            step.problem(refusal(&f, from_fork, owner, repo))
+        }
+    }
+}
+
+/// What code scanning made of an accepted upload.
+fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> anyhow::Result<()> {
+    step.done.sarif_id = Some(accepted.id.clone());
+    let id = &accepted.id;
+    match accepted.processing {
+        upload::Processing::Complete => {
+            step.done.uploaded = true;
+            step.note(format!("upload: SARIF {id} processed (complete)"))
+        }
+        upload::Processing::Pending => {
+            step.done.uploaded = true;
+            step.notice(format!(
+                "SARIF {id} accepted; code scanning was still processing it after {}s (pending)",
+                s.upload_wait.as_secs()
+            ))
+        }
+        upload::Processing::Unknown(why) => {
+            step.done.uploaded = true;
+            step.notice(format!(
+                "SARIF {id} accepted; its processing status is unknown: {why}"
+            ))
+        }
+        upload::Processing::Failed(errors) => {
+            let errs = if errors.is_empty() {
+                "no reason given".to_string()
+            } else {
+                errors.join("; ")
+            };
+            step.problem(format!(
+                "code scanning failed to process SARIF {id}: {errs}"
+            ))
+        }
+    }
+}
+
+/// Why GitHub refused the upload, and what to do about it.
+fn refusal(f: &client::Failure, from_fork: bool, owner: &str, repo: &str) -> String {
+    match f.status() {
+        Some(403) if from_fork => format!(
+            "not uploaded ({f}): this pull request comes from a fork, and GitHub gives a fork's workflow a read-only token that cannot write code-scanning results. The annotations and the job summary carry the findings; the push to the default branch uploads them."
+        ),
+        Some(403) => format!(
+            "not uploaded ({f}): the token cannot write code-scanning results. Give the job `permissions: security-events: write`, and on a private repository enable code scanning (GitHub Advanced Security / Code Security); or set `upload: false`. The annotations and the job summary carry the findings."
+        ),
+        Some(404) => format!(
+            "not uploaded ({f}): the code-scanning API was not found for {owner}/{repo}; check GITHUB_API_URL, the token's access to the repository, and that code scanning is available (GitHub Enterprise Server needs it enabled)."
+        ),
+        Some(413) => format!(
+            "not uploaded ({f}): the SARIF upload is too large for code scanning (10 MB gzipped at most). The annotations and the job summary carry the findings."
+        ),
+        _ => format!("not uploaded: {f}"),
+    }
+}

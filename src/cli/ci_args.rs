@@ -1,0 +1,115 @@
+//! `hippo-packs ci`'s flags, read into the Action's plain [`Flags`]; the words each choice takes
+//! come from the Action's own tables, so `--help` and the `INPUT_*` reader agree.
+
+use clap::builder::{PossibleValue, TypedValueParser};
+
+use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout};
+use crate::ci::{Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
+use crate::github::env::GithubEnv;
+
+/// `hippo-packs ci`. Each option also reads the Action's input from `INPUT_<NAME>` (the
+/// flag wins).
+#[derive(clap::Args, Debug)]
+pub struct CiArgs {
+    /// Where to look for packs [input: path] [default: .]
+    #[arg(value_name = "ROOT")]
+    pub root: Option<String>,
+    /// The same as ROOT [input: path]
+    #[arg(long, value_name = "DIR", conflicts_with = "root")]
+    pub path: Option<String>,
+    /// Run the fixture cases of every pack without errors [input: test] [default: true]
+    #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
+    pub test: Option<bool>,
+    /// Where to write the SARIF file [input: sarif-file] [default: hippo-packs.sarif]
+    #[arg(long = "sarif-file", value_name = "FILE")]
+    pub sarif_file: Option<String>,
+    /// Upload the SARIF to code scanning [input: upload] [default: auto]
+    #[arg(long, value_parser = ChoiceParser::<UploadMode>::default())]
+    pub upload: Option<UploadMode>,
+    /// The code-scanning category [input: category] [default: hippo-packs]
+    #[arg(long, value_name = "NAME")]
+    pub category: Option<String>,
+    /// What fails the job [input: fail-on] [default: error]
+    #[arg(long = "fail-on", value_parser = ChoiceParser::<FailOn>::default())]
+    pub fail_on: Option<FailOn>,
+    /// Which packs decide the verdict [input: scope] [default: changed on pull_request
+    /// events, all otherwise]
+    #[arg(long, value_parser = ChoiceParser::<Scope>::default())]
+    pub scope: Option<Scope>,
+    /// The GitHub token for the upload and the pull request's files [input: token]. Prefer
+    /// the INPUT_TOKEN variable: a flag shows in process lists.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// The longest one request to GitHub may take, in seconds
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub http_timeout: u64,
+    /// How long to wait for code scanning to process the upload, in seconds (0: do not wait)
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub upload_wait: u64,
+}
+
+/// A clap value parser over a [`Choice`] table.
+#[derive(Clone)]
+struct ChoiceParser<T>(std::marker::PhantomData<T>);
+
+impl<T> Default for ChoiceParser<T> {
+    fn default() -> Self {
+        ChoiceParser(std::marker::PhantomData)
+    }
+}
+
+impl<T: Choice + Send + Sync + Clone> TypedValueParser for ChoiceParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let inner =
+            clap::builder::PossibleValuesParser::new(self.possible_values().into_iter().flatten());
+        let word = inner.parse_ref(cmd, arg, value)?;
+        T::parse(&word).ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(T::ALL.iter().map(|(name, help, _)| {
+            PossibleValue::new(*name).help(*help)
+        })))
+    }
+}
+
+impl From<CiArgs> for Flags {
+    fn from(a: CiArgs) -> Flags {
+        Flags {
+            root: a.root.or(a.path),
+            test: a.test,
+            sarif_file: a.sarif_file,
+            upload: a.upload,
+            category: a.category,
+            fail_on: a.fail_on,
+            scope: a.scope,
+            token: a.token,
+            http_timeout: a.http_timeout,
+            upload_wait: a.upload_wait,
+        }
+    }
+}
+
+/// `hippo-packs ci`: settings from the flags and the environment, then the run.
+pub fn run(args: CiArgs) -> anyhow::Result<i32> {
+    let gh = GithubEnv::from_process();
+    let get = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
+    let s = match Settings::resolve(args.into(), &get, &gh) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("hippo-packs: {}", crate::core::escape::line(&msg));
+            return Ok(EXIT_USAGE);
+        }
+    };
+    Ok(match crate::ci::run(&s, &gh, &mut Stdout)? {
+        Verdict::Passed => EXIT_OK,
+        Verdict::Failed => EXIT_FINDINGS,
+    })
+}

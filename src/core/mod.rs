@@ -1,0 +1,17 @@
+//! The bottom layer: values every other layer uses, and nothing above them.
+//!
+//! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
+//! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets, and the
+//! output hygiene of [`escape`].
+
+mod diagnostic;
+pub mod escape;
+pub mod fingerprint;
+mod line_index;
+mod rule;
+mod unicode;
+
+pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
+pub use line_index::LineIndex;
+pub use rule::Rule;
+pub use unicode::is_invisible;

@@ -1,0 +1,42 @@
+//! pack.toml as the other layers read it: the kind of pack it declares, and its name and version.
+//! The rules of its keys and values live in the rules layer (`rules/manifest.rs`).
+
+use super::tomlx;
+
+/// The two kinds of pack of hippo's page "Writing a pack".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Pass,
+    Theme,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Pass => "pass",
+            Kind::Theme => "theme",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Manifest {
+    /// Present when the key held a string (valid or not).
+    pub name: Option<String>,
+    pub version: Option<String>,
+}
+
+/// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.
+pub fn kind_of(bytes: &[u8]) -> Kind {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Kind::Pass;
+    };
+    match tomlx::parse(text) {
+        Ok(t) => match tomlx::get(t.get_ref(), "kind").and_then(|(_, v)| v.get_ref().as_str()) {
+            Some("theme") => Kind::Theme,
+            _ => Kind::Pass,
+        },
+        Err(_) => Kind::Pass,
+    }
+}

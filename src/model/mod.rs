@@ -1,0 +1,12 @@
+//! The parsed documents of a pack, with spans, knowing nothing of rules: the manifest's kind,
+//! pass files, prompts' placeholders, fixture cases, transcripts (both formats), timestamps, the
+//! TOML reader that keeps spans, and the redaction detectors.
+
+pub mod case;
+pub mod manifest;
+pub mod pass;
+pub mod prompt;
+pub mod redact;
+pub mod time;
+pub mod tomlx;
+pub mod transcript;

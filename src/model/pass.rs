@@ -1,0 +1,56 @@
+//! A pass file (`passes/<name>.toml`) as `test` and the dreaming engine read it. The rules of
+//! its keys and values live in the rules layer (`rules/pass.rs`), which builds this value.
+
+use crate::core::Span;
+
+/// The input budget of a pass file that does not set `input_budget_bytes`.
+pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
+
+/// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
+/// its rule (the pack then has errors and `test` runs nothing); string values are kept as
+/// written so that, say, a prompt it names still counts as referenced.
+#[derive(Debug, Clone, Default)]
+pub struct PassDef {
+    /// The pass's name: its file name without `.toml`.
+    pub name: String,
+    /// `passes/<name>.toml`.
+    pub path: String,
+    /// `prompts/<name>.md` (as written; empty when absent or not a string).
+    pub prompt: String,
+    /// Any of sessions, notes, turns, human_confirmed, in file order (the strings as written;
+    /// empty when absent or not a list of strings).
+    pub reads: Vec<String>,
+    /// `personas/<name>.md` (as written; empty when absent or not a string).
+    pub reviewer: String,
+    pub per_note: bool,
+    /// [`DEFAULT_INPUT_BUDGET`] when absent or invalid.
+    pub input_budget_bytes: u64,
+    pub note_types: Vec<String>,
+    pub note_paths: Vec<String>,
+    /// Where the `prompt` value stands in the pass file.
+    pub prompt_span: Option<Span>,
+    /// Where the `reviewer` value stands.
+    pub reviewer_span: Option<Span>,
+    /// Where the `reads` value stands.
+    pub reads_span: Option<Span>,
+}
+
+/// The matcher for `note_paths`: glob patterns (`**`, `*`, `?`, `[...]`, `{a,b}`) where `*`
+/// and `?` never cross a `/` and `**/` matches any number of folders, including none, so
+/// `**/Decision log*.md` matches `notes/Decision log.md`. Matched against a note's workspace
+/// path. The error names the first pattern that is not a glob, and why.
+pub fn note_glob<S: AsRef<str>>(patterns: &[S]) -> Result<globset::GlobSet, String> {
+    let mut set = globset::GlobSetBuilder::new();
+    for p in patterns {
+        set.add(one_glob(p.as_ref())?);
+    }
+    set.build().map_err(|e| e.kind().to_string())
+}
+
+pub fn one_glob(pattern: &str) -> Result<globset::Glob, String> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| format!("{pattern} is not a valid glob: {}", e.kind()))
+}
