@@ -218,8 +218,8 @@ impl Reader {
     /// Reads one non-blank line: a record, and the turn it holds, or its problems.
     fn line(&mut self, line: &str, at: At) {
         let record = match serde_json::from_str::<Line<'_>>(line) {
-            Ok(Line::Record(r)) => r,
-            Ok(Line::NotObject) => {
+            Ok(Line(Some(r))) => r,
+            Ok(Line(None)) => {
                 return self.problem(at, ProblemKind::Json, "not a JSON object".to_string());
             }
             Err(e) => {

@@ -12,11 +12,8 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
-/// A line: an object is a record; anything else is only "not a JSON object".
-pub(super) enum Line<'a> {
-    Record(Record<'a>),
-    NotObject,
-}
+/// A line: an object is a record; anything else (`None`) is only "not a JSON object".
+pub(super) struct Line<'a>(pub Option<Record<'a>>);
 
 /// One record of either format (Claude Code keys and Codex keys side by side).
 #[derive(Default)]
@@ -196,16 +193,16 @@ impl<'de> de::Deserialize<'de> for Line<'de> {
         impl<'de> AnyValue<'de> for L {
             type Out = Line<'de>;
             fn string(self, _: Cow<'de, str>) -> Line<'de> {
-                Line::NotObject
+                Line(None)
             }
             fn other(self, _: &'static str) -> Line<'de> {
-                Line::NotObject
+                Line(None)
             }
             /// A list is read whole, so one nested past serde_json's recursion limit is a JSON
             /// error, as it is anywhere else in a line that is read.
             fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Line<'de>, A::Error> {
                 while seq.next_element::<Value>()?.is_some() {}
-                Ok(Line::NotObject)
+                Ok(Line(None))
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Line<'de>, A::Error> {
                 let mut r = Record::default();
@@ -220,7 +217,7 @@ impl<'de> de::Deserialize<'de> for Line<'de> {
                     }
                     Ok(())
                 })?;
-                Ok(Line::Record(r))
+                Ok(Line(Some(r)))
             }
         }
         d.deserialize_any(Any(L))

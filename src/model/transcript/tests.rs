@@ -132,6 +132,9 @@ const SHAPES: [&str; 16] = [
     r#"{"type": "user", "sessionId": "s", "message": {"content": [7]}}"#,
 ];
 
+/// A turn's line, session, role, text, own text and timestamp.
+type TurnRow<'a> = (usize, &'a str, Role, &'a str, &'a str, Option<&'a str>);
+
 fn shapes() -> Transcript {
     parse("t.jsonl", &format!("{MARKER}\n{}\n", SHAPES.join("\n")))
 }
@@ -139,7 +142,7 @@ fn shapes() -> Transcript {
 #[test]
 fn turns_of_every_shape() {
     let t = shapes();
-    let turns: Vec<(usize, &str, Role, &str, &str, Option<&str>)> = t
+    let turns: Vec<TurnRow<'_>> = t
         .turns
         .iter()
         .map(|u| {
