@@ -5,10 +5,12 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod commit;
 mod discover;
 mod gate;
 mod net;
 mod output;
+mod sarif_path;
 mod settings;
 mod upload;
 
@@ -17,6 +19,7 @@ use std::path::Path;
 
 pub use discover::discover;
 pub use gate::fails;
+pub use sarif_path::refusal as sarif_file_refusal;
 pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
 use crate::github::command::{Level, Log};
