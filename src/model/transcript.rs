@@ -1,4 +1,5 @@
-//! Transcripts: JSON lines in the Claude Code format, or Codex rollouts (SPEC 3.8, 5.2).
+//! Transcripts: JSON lines in the Claude Code format, or Codex rollouts (docs/checks.md, "Fixture cases and
+//! transcripts"; docs/testing-packs.md, "Turns").
 //!
 //! [`parse`] reads one file into its turns, timestamps and session references, and lists every
 //! problem it meets instead of stopping; the transcript rules report the problems, the fixture
@@ -77,7 +78,7 @@ pub struct Turn {
     /// The turn as the model reads it: text blocks as they are, `[tool call NAME] <input>`,
     /// `[tool output] <text>`, one per line.
     pub text: String,
-    /// The same without tool output: what the user or the assistant wrote (SPEC 5.5 rule 6).
+    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md, validation rule 6).
     pub own_text: String,
     /// 1-based line in its file.
     pub line: usize,

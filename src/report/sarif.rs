@@ -1,4 +1,4 @@
-//! SARIF 2.1.0 for GitHub code scanning, as SARIF.md fixes it: one run, the whole catalogue as
+//! SARIF 2.1.0 for GitHub code scanning, as docs/output-formats.md fixes it: one run, the whole catalogue as
 //! the driver's rules, one result per diagnostic and per failed expectation, each with exactly
 //! one location and GitHub's line hash.
 //!
