@@ -9,6 +9,7 @@ mod discover;
 mod gate;
 mod net;
 mod output;
+mod sarif_path;
 mod settings;
 mod upload;
 
@@ -17,6 +18,7 @@ use std::path::Path;
 
 pub use discover::discover;
 pub use gate::fails;
+pub use sarif_path::refusal as sarif_file_refusal;
 pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
 use crate::github::command::{Level, Log};

@@ -3,8 +3,9 @@
 
 use clap::builder::{PossibleValue, TypedValueParser};
 
-use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout};
+use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout, print};
 use crate::ci::{Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
+use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 
 /// `hippo-packs ci`. Each option also reads the Action's input from `INPUT_<NAME>` (the
@@ -108,6 +109,12 @@ pub fn run(args: CiArgs) -> anyhow::Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
+    // A report path outside the workspace or through a link: refused before any work.
+    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, gh.workspace.as_deref()) {
+        let log = Log::new(gh.actions, s.token.as_deref());
+        print(&log.annotate(Level::Error, "ci", &msg))?;
+        return Ok(EXIT_USAGE);
+    }
     Ok(match crate::ci::run(&s, &gh, &mut Stdout)? {
         Verdict::Passed => EXIT_OK,
         Verdict::Failed => EXIT_FINDINGS,
