@@ -29,7 +29,7 @@ fn run(pass: &str) -> (Vec<PassDef>, bool, Vec<String>) {
 }
 
 #[test]
-fn the_seed_pass_file_is_clean_and_parsed() {
+fn the_page_pass_file_is_clean_and_parsed() {
     let (defs, ok, msgs) = run(GOOD);
     assert!(ok);
     assert_eq!(msgs, Vec::<String>::new());
@@ -46,7 +46,7 @@ fn the_seed_pass_file_is_clean_and_parsed() {
 }
 
 #[test]
-fn the_seed_broken_pass_file() {
+fn the_page_broken_pass_file() {
     let broken = GOOD.replace(
         "per_note = true\n",
         "per_note = true\nnote_type = \"decision\"\nnote_types = [\"diary\"]\n",
