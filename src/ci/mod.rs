@@ -5,6 +5,7 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod commit;
 mod discover;
 mod gate;
 mod net;

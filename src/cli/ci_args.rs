@@ -21,7 +21,7 @@ pub struct CiArgs {
     /// Run the fixture cases of every pack without errors [input: test] [default: true]
     #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
     pub test: Option<bool>,
-    /// Where to write the SARIF file [input: sarif-file] [default: hippo-packs.sarif]
+    /// Where to write the SARIF file [input: sarif-file] [default: .hippo-packs/hippo-packs.sarif]
     #[arg(long = "sarif-file", value_name = "FILE")]
     pub sarif_file: Option<String>,
     /// Upload the SARIF to code scanning [input: upload] [default: auto]
@@ -41,6 +41,14 @@ pub struct CiArgs {
     /// the INPUT_TOKEN variable: a flag shows in process lists.
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
+    /// The ref the upload belongs to, e.g. refs/pull/7/head [input: ref] [default: the
+    /// checkout's ref; give --sha with it]
+    #[arg(long = "ref", value_name = "REF")]
+    pub git_ref: Option<String>,
+    /// The commit the upload belongs to [input: sha] [default: the workspace's checked-out
+    /// commit; give --ref with it]
+    #[arg(long, value_name = "SHA")]
+    pub sha: Option<String>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub http_timeout: u64,
@@ -92,6 +100,8 @@ impl From<CiArgs> for Flags {
             fail_on: a.fail_on,
             scope: a.scope,
             token: a.token,
+            git_ref: a.git_ref,
+            sha: a.sha,
             http_timeout: a.http_timeout,
             upload_wait: a.upload_wait,
         }
