@@ -167,15 +167,15 @@ pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
             (c, c.len_utf8())
         };
         let k = class(b, c);
-        if current.as_ref().is_some_and(|o| o.class != k) {
-            if let Some(o) = current.take() {
-                let dst = if o.class == Class::Invisible {
-                    &mut invisible
-                } else {
-                    &mut ignorable
-                };
-                dst.push(o.close(i));
-            }
+        if current.as_ref().is_some_and(|o| o.class != k)
+            && let Some(o) = current.take()
+        {
+            let dst = if o.class == Class::Invisible {
+                &mut invisible
+            } else {
+                &mut ignorable
+            };
+            dst.push(o.close(i));
         }
         if k != Class::Plain {
             let u = c as u32;
