@@ -71,7 +71,7 @@ pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
             p.is_empty()
                 || files
                     .iter()
-                    .any(|f| f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+                    .any(|f| f == p || f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
         })
         .collect()
 }
