@@ -5,6 +5,7 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod annotate;
 mod commit;
 mod discover;
 mod gate;
@@ -12,6 +13,7 @@ mod net;
 mod output;
 mod sarif_path;
 mod settings;
+mod shard;
 mod upload;
 
 use std::io::Write;
@@ -20,7 +22,8 @@ use std::path::Path;
 pub use discover::discover;
 pub use gate::fails;
 pub use sarif_path::refusal as sarif_file_refusal;
-pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use shard::Shard;
 
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
@@ -41,7 +44,8 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
 
-    // 1. The packs.
+    // 1. The packs, and 2. which of them the pull request touches (before a shard's
+    // partition, so the match sees every pack).
     let dirs = match discover(&s.root) {
         Ok(d) => d,
         Err(e) => {
@@ -54,42 +58,50 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         no_pack(s, gh, &log, out)?;
         return Ok(Verdict::Failed);
     }
+    let bases: Vec<String> = dirs
+        .iter()
+        .map(|d| discover::uri_base(d, gh.workspace.as_deref()))
+        .collect();
+    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
+    let (gate, dirs, bases) = partition(s, all_gate, dirs, bases, &log, out)?;
 
-    // 2. Check, and test what has no error.
+    // 3. Check, and test what has no error.
     let mut reports = run_packs(&dirs, s)?;
-    for r in &mut reports {
-        r.uri_base = discover::uri_base(&r.dir, gh.workspace.as_deref());
+    for (r, base) in reports.iter_mut().zip(bases) {
+        r.uri_base = base;
     }
 
-    // 3. The SARIF file.
+    // 4. The SARIF file; 5. the report, grouped per pack.
     let sarif = report::sarif::render(&reports, &s.category);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes())?;
+    log_reports(&reports, s, &log, out)?;
 
-    // 4. The report, grouped per pack, then the annotations.
-    log_reports(&reports, s, gh, &log, out)?;
-
-    // 5. Which packs decide the verdict.
-    let gate = gate::gate(&reports, s, gh, &log, &mut net, out)?;
+    // 6. The verdict of the gated packs, and the upload.
     let failing: Vec<&PackReport> = reports
         .iter()
         .zip(&gate.gated)
         .filter(|(r, g)| **g && fails(r, s.fail_on))
         .map(|(r, _)| r)
         .collect();
-
-    // 6. The upload.
-    let up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
+    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     let failed = !failing.is_empty() || up.failed_required;
 
-    // 7. The summary and the outputs; 8. the verdict.
+    // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
+    let gated = gate.gated.iter().filter(|g| **g).count();
+    let verdict = verdict_line(&reports, &totals, gated, s, failed);
+    let cx = annotate::Context {
+        settings: s,
+        gh,
+        log: &log,
+        failed,
+        title: verdict.trim_start_matches("hippo-packs: ").to_string(),
+    };
+    up.notes
+        .extend(annotate::annotate(&reports, &gate, &cx, &mut net, out)?);
     write_summary(&reports, &gate, &up, failed, s, gh, &log)?;
     write_outputs(&reports, &totals, &up, s, gh)?;
-    let gated = gate.gated.iter().filter(|g| **g).count();
-    say(
-        out,
-        &log.line(&verdict_line(&reports, &totals, gated, s, failed)),
-    )?;
+    say(out, &log.line(&verdict))?;
     for r in &failing {
         let line = format!("hippo-packs: failing: {} ({})", r.dir, output::status(r));
         say(out, &log.line(&line))?;
@@ -99,6 +111,46 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     } else {
         Verdict::Passed
     })
+}
+
+/// The packs of this job's shard (every pack without one), with their gate.
+fn partition(
+    s: &Settings,
+    gate: gate::Gate,
+    dirs: Vec<String>,
+    bases: Vec<String>,
+    log: &Log,
+    out: &mut dyn Write,
+) -> anyhow::Result<(gate::Gate, Vec<String>, Vec<String>)> {
+    let Some(shard) = s.shard else {
+        return Ok((gate, dirs, bases));
+    };
+    let total = dirs.len();
+    let (mut d, mut b, mut g) = (Vec::new(), Vec::new(), Vec::new());
+    for ((dir, base), gated) in dirs.into_iter().zip(bases).zip(gate.gated) {
+        if shard.holds(&base) {
+            d.push(dir);
+            b.push(base);
+            g.push(gated);
+        }
+    }
+    let note = format!(
+        "shard {}/{}: {} of {total} {} (category {})",
+        shard.index,
+        shard.count,
+        d.len(),
+        if total == 1 { "pack" } else { "packs" },
+        s.category
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    let mut notes = gate.notes;
+    notes.push(note);
+    let gate = gate::Gate {
+        gated: g,
+        notes,
+        files: gate.files,
+    };
+    Ok((gate, d, b))
 }
 
 /// Checks (and tests) every pack.
@@ -143,11 +195,10 @@ fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyh
     Ok(())
 }
 
-/// The report grouped per pack, then the annotations (on GitHub).
+/// The report grouped per pack.
 fn log_reports(
     reports: &[PackReport],
     s: &Settings,
-    gh: &GithubEnv,
     log: &Log,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -160,9 +211,6 @@ fn log_reports(
         say(out, &log.group(&format!("{title}: {}", output::status(r))))?;
         say(out, &output::pack_text(r, s.test))?;
         say(out, &log.endgroup())?;
-    }
-    if gh.actions {
-        say(out, &output::annotations(reports))?;
     }
     Ok(())
 }
