@@ -278,11 +278,24 @@ fn over_the_limit_errors_are_kept_first_and_the_drop_is_said() {
     let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
     let note = notes[0]["message"]["text"].as_str().unwrap();
     assert!(note.starts_with("3 of 8 results were left out"), "{note}");
-    // Under the limit: nothing dropped, nothing said, the order kept.
+    // Under the limit: nothing dropped, nothing said, errors still first (GitHub keeps the
+    // first 5,000 of a run), each level in report order.
     let s = sarif::render_limited(&reports, "hippo-packs", 8);
     let log = valid_sarif(&s);
     assert_eq!(results(&log).len(), 8);
-    assert_eq!(results(&log)[1]["level"], "warning");
+    let levels: Vec<&str> = results(&log)
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        levels,
+        ["error"; 4]
+            .iter()
+            .chain(&["warning"; 4])
+            .copied()
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(location(&results(&log)[4]).0, "a/w0.md");
     assert!(
         log["runs"][0]["invocations"][0]
             .get("toolExecutionNotifications")

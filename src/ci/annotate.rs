@@ -41,10 +41,7 @@ fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
                 report: r,
                 diag: d,
                 gated: gate.gated.get(i).copied().unwrap_or(true),
-                in_changed_file: gate
-                    .files
-                    .as_ref()
-                    .is_some_and(|f| f.contains(&path)),
+                in_changed_file: gate.files.as_ref().is_some_and(|f| f.contains(&path)),
             });
         }
     }
