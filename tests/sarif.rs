@@ -278,11 +278,9 @@ fn over_the_limit_errors_are_kept_first_and_the_drop_is_said() {
     let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
     let note = notes[0]["message"]["text"].as_str().unwrap();
     assert!(note.starts_with("3 of 8 results were left out"), "{note}");
-    // Under the limit: nothing dropped, nothing said, errors still first (GitHub keeps the
-    // first 5,000 of a run), each level in report order.
+    // Under the limit: nothing dropped, nothing said, errors first as over it.
     let s = sarif::render_limited(&reports, "hippo-packs", 8);
     let log = valid_sarif(&s);
-    assert_eq!(results(&log).len(), 8);
     let levels: Vec<&str> = results(&log)
         .iter()
         .map(|r| r["level"].as_str().unwrap())
@@ -290,12 +288,10 @@ fn over_the_limit_errors_are_kept_first_and_the_drop_is_said() {
     assert_eq!(
         levels,
         ["error"; 4]
-            .iter()
-            .chain(&["warning"; 4])
-            .copied()
+            .into_iter()
+            .chain(["warning"; 4])
             .collect::<Vec<_>>()
     );
-    assert_eq!(location(&results(&log)[4]).0, "a/w0.md");
     assert!(
         log["runs"][0]["invocations"][0]
             .get("toolExecutionNotifications")

@@ -82,7 +82,7 @@ pub struct Turn {
     /// The turn as the model reads it: text blocks as they are, `[tool call NAME] <input>`,
     /// `[tool output] <text>`, one per line.
     pub text: String,
-    /// The same without tool output: what the user or the assistant wrote (SPEC 5.5 rule 6).
+    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md, validation rule 6).
     pub own_text: String,
     /// 1-based line in its file.
     pub line: usize,
