@@ -900,8 +900,8 @@ fn no_pack_found_is_an_error() {
     let server = Server::start(github(&[]));
     let ws = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(ws.path().join("docs")).unwrap();
-    std::fs::create_dir_all(ws.path().join("node_modules/x")).unwrap();
-    std::fs::write(ws.path().join("node_modules/x/pack.toml"), "").unwrap();
+    std::fs::create_dir_all(ws.path().join(".git/x")).unwrap();
+    std::fs::write(ws.path().join(".git/x/pack.toml"), "").unwrap();
     let r = Env::push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "{r}");

@@ -44,32 +44,35 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
 
-    // 1. The packs, and 2. which of them the pull request touches (before a shard's
-    // partition, so the match sees every pack).
-    let dirs = match discover(&s.root) {
+    // 1. The packs, and the folders discovery could not enter (each an error).
+    let found = match discover(&s.root) {
         Ok(d) => d,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
             say(out, &log.annotate(Level::Error, "ci", &msg))?;
-            Vec::new()
+            discover::Found::default()
         }
     };
-    if dirs.is_empty() {
+    if found.packs.is_empty() && found.blocked.is_empty() {
         no_pack(s, gh, &log, out)?;
         return Ok(Verdict::Failed);
     }
-    let bases: Vec<String> = dirs
-        .iter()
-        .map(|d| discover::uri_base(d, gh.workspace.as_deref()))
-        .collect();
-    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
-    let (gate, dirs, bases) = partition(s, all_gate, dirs, bases, &log, out)?;
 
-    // 3. Check, and test what has no error.
-    let mut reports = run_packs(&dirs, s)?;
-    for (r, base) in reports.iter_mut().zip(bases) {
-        r.uri_base = base;
-    }
+    // 2. Which of them the pull request touches, before 3. a shard's partition, so the match
+    // sees every pack.
+    let mut entries: Vec<Entry> = found
+        .packs
+        .iter()
+        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
+        .chain(blocked_reports(&found, gh).into_iter().map(Entry::Blocked))
+        .collect();
+    entries.sort_by(|a, b| a.base().cmp(b.base()));
+    let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
+    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
+    let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
+
+    // Check, and test what has no error.
+    let reports = check_entries(entries, s)?;
 
     // 4. The SARIF file; 5. the report, grouped per pack.
     let sarif = report::sarif::render(&reports, &s.category);
@@ -113,32 +116,46 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     })
 }
 
-/// The packs of this job's shard (every pack without one), with their gate.
+/// A discovered pack (its folder and repository-relative path), or a folder discovery could not
+/// enter (already a report).
+enum Entry {
+    Pack(String, String),
+    Blocked(PackReport),
+}
+
+impl Entry {
+    fn base(&self) -> &str {
+        match self {
+            Entry::Pack(_, base) => base,
+            Entry::Blocked(r) => &r.uri_base,
+        }
+    }
+}
+
+/// The entries of this job's shard (every entry without one), with their gate.
 fn partition(
     s: &Settings,
     gate: gate::Gate,
-    dirs: Vec<String>,
-    bases: Vec<String>,
+    entries: Vec<Entry>,
     log: &Log,
     out: &mut dyn Write,
-) -> anyhow::Result<(gate::Gate, Vec<String>, Vec<String>)> {
+) -> anyhow::Result<(gate::Gate, Vec<Entry>)> {
     let Some(shard) = s.shard else {
-        return Ok((gate, dirs, bases));
+        return Ok((gate, entries));
     };
-    let total = dirs.len();
-    let (mut d, mut b, mut g) = (Vec::new(), Vec::new(), Vec::new());
-    for ((dir, base), gated) in dirs.into_iter().zip(bases).zip(gate.gated) {
-        if shard.holds(&base) {
-            d.push(dir);
-            b.push(base);
-            g.push(gated);
+    let total = entries.len();
+    let (mut kept, mut gated) = (Vec::new(), Vec::new());
+    for (e, g) in entries.into_iter().zip(gate.gated) {
+        if shard.holds(e.base()) {
+            kept.push(e);
+            gated.push(g);
         }
     }
     let note = format!(
         "shard {}/{}: {} of {total} {} (category {})",
         shard.index,
         shard.count,
-        d.len(),
+        kept.len(),
         if total == 1 { "pack" } else { "packs" },
         s.category
     );
@@ -146,11 +163,37 @@ fn partition(
     let mut notes = gate.notes;
     notes.push(note);
     let gate = gate::Gate {
-        gated: g,
+        gated,
         notes,
         files: gate.files,
     };
-    Ok((gate, d, b))
+    Ok((gate, kept))
+}
+
+/// Checks (and tests) the packs among `entries`; one report per entry, in their order.
+fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackReport>> {
+    let dirs: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Pack(d, _) => Some(d.clone()),
+            Entry::Blocked(_) => None,
+        })
+        .collect();
+    let mut checked = run_packs(&dirs, s)?.into_iter();
+    let mut reports = Vec::with_capacity(entries.len());
+    for e in entries {
+        match e {
+            Entry::Pack(_, base) => {
+                let mut r = checked
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("a pack's report is missing"))?;
+                r.uri_base = base;
+                reports.push(r);
+            }
+            Entry::Blocked(r) => reports.push(r),
+        }
+    }
+    Ok(reports)
 }
 
 /// Checks (and tests) every pack.
@@ -166,10 +209,37 @@ fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
     }
 }
 
+/// A folder discovery could not enter, as a report of its own holding one error: it is counted,
+/// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
+/// request touches a file under it (docs/action.md, "Finds the packs").
+fn blocked_reports(found: &discover::Found, gh: &GithubEnv) -> Vec<PackReport> {
+    use crate::rules::{layout, paths};
+    found
+        .blocked
+        .iter()
+        .map(|(dir, path, why)| {
+            let rule = match why {
+                discover::Blocked::NotUtf8 => &paths::NAME_NOT_UTF8,
+                discover::Blocked::Link => &layout::SYMBOLIC_LINK,
+                discover::Blocked::TooDeep | discover::Blocked::Unreadable(_) => {
+                    &layout::UNREADABLE
+                }
+            };
+            let msg = format!("{dir}: {}", why.message());
+            PackReport {
+                dir: dir.clone(),
+                uri_base: discover::entry_uri_base(path, gh.workspace.as_deref()),
+                diagnostics: vec![crate::core::Diagnostic::pack(rule, msg)],
+                ..PackReport::default()
+            }
+        })
+        .collect()
+}
+
 /// No pack under the root: the error, the summary and the outputs say so.
 fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyhow::Result<()> {
     let msg = format!(
-        "no pack found under {}: no folder there holds a pack.toml (dot-folders, target/ and node_modules/ are not searched)",
+        "no pack found under {}: no folder there holds a pack.toml (every folder but .git is searched)",
         s.root
     );
     say(out, &log.annotate(Level::Error, "ci", &msg))?;

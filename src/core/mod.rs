@@ -15,4 +15,4 @@ mod unicode;
 pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
 pub use line_index::LineIndex;
 pub use rule::Rule;
-pub use unicode::is_invisible;
+pub use unicode::{is_default_ignorable, is_hidden, is_ignorable, is_invisible};
