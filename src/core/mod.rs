@@ -9,6 +9,7 @@ pub mod escape;
 pub mod fingerprint;
 mod line_index;
 mod rule;
+pub mod suggest;
 mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
