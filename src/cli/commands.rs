@@ -191,11 +191,14 @@ fn emit(
         }
     };
     if let Some(path) = &out.sarif {
-        std::fs::write(path, report::sarif::render(reports, &out.category))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        crate::core::fsx::write_atomic(
+            path,
+            report::sarif::render(reports, &out.category).as_bytes(),
+        )
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = junit {
-        std::fs::write(path, report::junit::render(reports))
+        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print(&text)

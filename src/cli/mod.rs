@@ -50,7 +50,7 @@ pub enum Command {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// The seed's text lines.
+    /// The text lines of hippo's page "Writing a pack", byte for byte.
     #[default]
     Text,
     /// The versioned JSON report (`hippo-packs/v1`).

@@ -164,10 +164,16 @@ fn location(
     d: &Diagnostic,
     source: Option<&str>,
 ) -> Vec<annotate_snippets::Element<'static>> {
-    let Some(_) = &d.file else {
+    let Some(file) = &d.file else {
         return Vec::new();
     };
-    let path = escape::line(&machine::location_path(r, d)).into_owned();
+    // As the person typed the folder, so the path opens from where they stand.
+    let dir = r.dir.trim_end_matches('/');
+    let path = match dir {
+        "" | "." => file.clone(),
+        _ => machine::join(dir, file),
+    };
+    let path = escape::line(&path).into_owned();
     let (Some(span), Some(src)) = (d.span, source) else {
         let origin = Origin::path(path);
         return vec![match d.span {
