@@ -6,7 +6,7 @@ pub mod full;
 pub mod github;
 pub mod json;
 pub mod junit;
-mod machine;
+pub mod machine;
 pub mod prompts;
 pub mod rules;
 pub mod sarif;
