@@ -21,6 +21,10 @@ pub struct CaseResult {
     pub failures: Vec<Diagnostic>,
     /// The prompts the pass sent, for `--print-prompts`.
     pub prompts: Vec<String>,
+    /// The pass the case runs.
+    pub pass: String,
+    /// The reviewer's prompts: the call, the reply element reviewed (1-based), the prompt.
+    pub review_prompts: Vec<(usize, usize, String)>,
 }
 
 /// Everything known about one pack after `check` (and `test`).

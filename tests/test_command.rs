@@ -32,6 +32,8 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 struct Run {
     stdout: String,
+    /// `--print-prompts` output.
+    stderr: String,
     code: i32,
 }
 
@@ -50,6 +52,7 @@ fn test_in(dir: &Path, extra: &[&str]) -> Run {
     assert!(left.is_empty(), "temporary folders left behind: {left:?}");
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         code: out.status.code().unwrap_or(-1),
     }
 }
@@ -111,11 +114,14 @@ fn the_stub_subprocess_gives_the_same_result_as_the_stand_in() {
         let inproc = test_in(t.path(), &[]);
         let sub = test_in(t.path(), &["--model-command", &stub_command()]);
         assert_eq!(inproc.stdout, sub.stdout, "{name}: the two paths differ");
+        assert_eq!(inproc.stderr, sub.stderr, "{name}: the prompts differ");
         assert_eq!(inproc.code, sub.code, "{name}");
         assert!(
             inproc
-                .stdout
-                .contains("=== decision-log/cache-store prompt 1 ===")
+                .stderr
+                .starts_with("# decision-log/cache-store: pass decision-log, call 1, model\n"),
+            "{}",
+            inproc.stderr
         );
         assert_eq!(
             snapshot(&t.path().join("pack")),

@@ -157,7 +157,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             })?;
             emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
             if a.print_prompts {
-                print(&report::prompts(&reports))?;
+                // Standard error: never mixed into a machine format on standard output.
+                eprint!("{}", report::prompts(&reports));
             }
             Ok(verdict(&reports, false))
         }

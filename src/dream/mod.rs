@@ -92,6 +92,8 @@ pub struct Outcome {
     pub prompts: Vec<String>,
     /// The reviewer's prompts, in order.
     pub review_prompts: Vec<String>,
+    /// For each reviewer prompt: the call and the reply element (1-based) it reviews.
+    pub review_of: Vec<(usize, usize)>,
     pub events: Vec<Event>,
 }
 
@@ -365,7 +367,7 @@ fn make_call(
             Ok(p) => {
                 out.counts.proposals += 1;
                 proposed.push(p.new.clone());
-                valid.push(p);
+                valid.push((i + 1, p));
             }
             Err(why) => {
                 out.counts.validation_failures += 1;
@@ -377,11 +379,16 @@ fn make_call(
             }
         }
     }
-    for p in valid {
+    for (element, p) in valid {
         let note_text = notes.read(&p.note).unwrap_or_default();
+        // Each distinct cited turn once, in the order of first citation, however often the
+        // evidence repeats it (docs/testing-packs.md): the prompt grows with the turns cited,
+        // not with the length of the evidence list.
+        let mut seen = std::collections::HashSet::new();
         let cited: Vec<&Turn> = p
             .evidence
             .iter()
+            .filter(|e| seen.insert(*e))
             .filter_map(|(s, o)| {
                 call_sessions
                     .iter()
@@ -404,6 +411,7 @@ fn make_call(
             &cited,
         );
         out.review_prompts.push(rp.clone());
+        out.review_of.push((call_no, element));
         let confirmed = match reviewer.complete(&rp) {
             Ok(answer) => validate::confirms(&answer),
             Err(error) => {
