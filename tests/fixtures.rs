@@ -2,7 +2,8 @@
 //! real binary.
 //!
 //! A variant holds `pack/` (usually), `expected` (the exact standard output), and optionally
-//! `args` (one line of arguments, default `check pack`), `code` (the exit code; default 1 for
+//! `args` (one line of arguments, default `check pack`; with `--print-prompts`, `expected` holds
+//! standard output then standard error), `code` (the exit code; default 1 for
 //! `bad*` variants, 0 for `good*`), and `setup` (a bash script run in a temporary copy of the
 //! variant before the command, for what git cannot store: links, FIFOs, sparse files, odd names;
 //! `$BASE` names `tests/packs/`, where the page's good pack `decision-log` is, to copy and break).
@@ -76,7 +77,13 @@ fn run_variant(variant: &Path) -> Outcome {
         .unwrap_or(default_code);
     Outcome {
         name: format!("{rule}/{vname}"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        // `--print-prompts` writes the prompts to standard error: such a variant's `expected`
+        // holds standard output, then standard error.
+        stdout: if args.contains(&"--print-prompts") {
+            String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned()
+        } else {
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        },
         code: out.status.code().unwrap_or(-1),
         want_stdout: std::fs::read_to_string(variant.join("expected")).ok(),
         want_code,
