@@ -14,5 +14,6 @@ mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
 pub use line_index::LineIndex;
-pub use rule::Rule;
+pub(crate) use rule::declare_rules;
+pub use rule::{Precision, Rule};
 pub use unicode::is_invisible;

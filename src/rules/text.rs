@@ -1,32 +1,32 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span, is_invisible};
+use crate::core::declare_rules;
+use crate::core::{Diagnostic, Span, is_invisible};
 use crate::pack::Pack;
 
-pub static INVISIBLE_CHARACTER: Rule = Rule {
-    id: "invisible-character",
-    family: "text",
-    severity: Severity::Error,
-    summary: "A character a person cannot see but a model reads",
-    description: "Control characters other than tab, line feed and carriage return, zero-width and direction-changing characters, variation selectors, private-use characters and tag characters. They hide text from the reviewer of a pull request while the model still reads it: tag characters can spell whole hidden instructions, and direction marks can make a line read differently on screen than in the file. One finding per run of such characters, at its first one; a run of tag characters that spells ASCII text has that text shown.",
-    help: "Delete the character (an editor that shows invisible characters helps, as does `grep -nP '[^\\t\\n\\r\\x20-\\x7e]'`). If you meant a visible symbol, write it as text.",
-    security_severity: Some("8.0"),
-    precision: "very-high",
-};
+declare_rules! {
+    /// A character a person cannot see but a model reads
+    ///
+    /// Control characters other than tab, line feed and carriage return, zero-width and
+    /// direction-changing characters, variation selectors, private-use characters and tag
+    /// characters. They hide text from the reviewer of a pull request while the model still reads
+    /// it: tag characters can spell whole hidden instructions, and direction marks can make a line
+    /// read differently on screen than in the file. One finding per run of such characters, at its
+    /// first one; a run of tag characters that spells ASCII text has that text shown.
+    ///
+    /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
+    /// `grep -nP '[^\t\n\r\x20-\x7e]'`). If you meant a visible symbol, write it as text.
+    pub static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
 
-pub static NOT_UTF8: Rule = Rule {
-    id: "not-utf8",
-    family: "text",
-    severity: Severity::Error,
-    summary: "A file that is not UTF-8",
-    description: "Every file of a pack is UTF-8 text. A file with an invalid byte is binary or in another encoding, and cannot be read the same way by every tool. The finding is at the first bad byte.",
-    help: "Re-save the file as UTF-8, or delete it if it is binary.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[&INVISIBLE_CHARACTER, &NOT_UTF8];
+    /// A file that is not UTF-8
+    ///
+    /// Every file of a pack is UTF-8 text. A file with an invalid byte is binary or in another
+    /// encoding, and cannot be read the same way by every tool. The finding is at the first bad
+    /// byte.
+    ///
+    /// How to fix: Re-save the file as UTF-8, or delete it if it is binary.
+    pub static NOT_UTF8 = "not-utf8", Error, VeryHigh;
+}
 
 /// A run of invisible characters: its byte span, its first character, and its length.
 #[derive(Debug, Clone, PartialEq, Eq)]
