@@ -16,4 +16,4 @@ pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
 pub use line_index::LineIndex;
 pub(crate) use rule::declare_rules;
 pub use rule::{Precision, Rule};
-pub use unicode::is_invisible;
+pub use unicode::{is_default_ignorable, is_hidden, is_ignorable, is_invisible};

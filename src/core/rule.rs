@@ -161,7 +161,8 @@ fn texts(docs: &[&str]) -> Texts {
 /// Declares the rules of one family, each once: its doc comment is its documentation, then
 /// `static NAME = "id", Severity, Precision` and optionally `, security_severity = "5.0"`.
 /// The family is the module the block is written in; the block also defines the module's
-/// `RULES`, in the order written (the catalogue's order within the family).
+/// `RULES`, in the order written (the catalogue's order within the family), or the list named
+/// by a first line `list NAME;` (a family whose rules sit in two places of the catalogue).
 ///
 /// ```ignore
 /// declare_rules! {
@@ -174,7 +175,10 @@ fn texts(docs: &[&str]) -> Texts {
 /// }
 /// ```
 macro_rules! declare_rules {
-    ($(
+    (@security) => { None };
+    (@security $s:literal) => { Some($s) };
+    (list $list:ident; $($rest:tt)+) => { $crate::core::declare_rules!(@rules $list; $($rest)+); };
+    (@rules $list:ident; $(
         $(#[doc = $doc:expr])+
         $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident
             $(, security_severity = $security:literal)?;
@@ -191,11 +195,10 @@ macro_rules! declare_rules {
                 file!(),
             );
         )+
-        /// The rules of this family, in catalogue order.
-        pub static RULES: &[&$crate::core::Rule] = &[$(&$name),+];
+        /// Rules of this family, in catalogue order.
+        pub static $list: &[&$crate::core::Rule] = &[$(&$name),+];
     };
-    (@security) => { None };
-    (@security $s:literal) => { Some($s) };
+    ($($rest:tt)+) => { $crate::core::declare_rules!(@rules RULES; $($rest)+); };
 }
 pub(crate) use declare_rules;
 
@@ -224,6 +227,26 @@ mod tests {
             #[doc = "How to fix: Fix."]
             pub static TWO = "two-rule", Error, VeryHigh;
         }
+    }
+
+    mod family_y {
+        crate::core::declare_rules! {
+            list LATER;
+
+            /// Listed apart
+            ///
+            /// Why.
+            ///
+            /// How to fix: Fix.
+            pub static THREE = "three-rule", Warning, Low;
+        }
+    }
+
+    #[test]
+    fn a_named_list_holds_its_rules() {
+        assert_eq!(family_y::LATER, [&family_y::THREE]);
+        assert_eq!(family_y::THREE.family(), "family_y");
+        assert_eq!(family_y::THREE.precision, Precision::Low);
     }
 
     #[test]

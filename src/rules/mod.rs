@@ -31,7 +31,7 @@ pub use crate::core::Rule;
 /// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
 /// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
 /// page's table order (not referenced, closing instruction, persona sections, reply contract,
-/// injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
+/// ignorable character, injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
 /// sorts before the prompt and persona warnings, as the page's table orders them; order only
 /// matters among findings of one severity and one file.
@@ -51,6 +51,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             case::RULES,
             transcript::RULES,
             theme::RULES,
+            text::WARNINGS,
             content::RULES,
             redaction::RULES,
             test::RULES,
