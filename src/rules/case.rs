@@ -4,7 +4,7 @@
 //! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
 //! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
 
-use crate::core::declare_rules;
+use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span};
 use crate::model::case::*;
 use crate::model::pass::PassDef;

@@ -6,8 +6,8 @@
 //! one byte loop finds the encoded runs. Nothing is allocated per byte; a finding allocates its
 //! message only when its text is new for the file.
 
+use super::declare::declare_rules;
 use crate::core::Rule;
-use crate::core::declare_rules;
 use crate::core::{Diagnostic, Span};
 use crate::pack::Pack;
 use std::sync::LazyLock;

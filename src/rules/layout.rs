@@ -1,8 +1,8 @@
 //! Layout: only the paths of hippo's page "Writing a pack" are allowed; the required files exist; links and special files
 //! are errors.
 
+use super::declare::declare_rules;
 use crate::core::Diagnostic;
-use crate::core::declare_rules;
 use crate::pack::{EntryKind, Kind, MAX_ENTRIES, Pack, WalkProblem};
 
 declare_rules! {

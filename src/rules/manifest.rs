@@ -1,7 +1,7 @@
 //! The manifest: pack.toml has exactly the keys of hippo's page "Writing a pack", each with its rule.
 
+use super::declare::declare_rules;
 use super::layout::is_name;
-use crate::core::declare_rules;
 use crate::core::{Diagnostic, Span};
 use crate::model::manifest::Manifest;
 use crate::model::tomlx::{self, DeValue};

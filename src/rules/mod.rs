@@ -12,6 +12,7 @@ use crate::pack::{Kind, Pack};
 
 pub mod case;
 pub mod content;
+pub(crate) mod declare;
 pub mod layout;
 pub mod manifest;
 pub mod pass;
@@ -222,7 +223,8 @@ mod tests {
                 entries
                     .filter_map(|e| e.ok()?.file_name().into_string().ok())
                     .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
-                    .filter(|n| n != "mod" && !all.iter().any(|r| r.family() == n))
+                    .filter(|n| n != "mod" && n != "declare")
+                    .filter(|n| !all.iter().any(|r| r.family() == n))
                     .collect()
             })
             .unwrap_or_else(|e| vec![format!("{}: {e}", dir.display())]);

@@ -4,8 +4,8 @@
 //! dreaming pass of `test` read. [`note_glob`] is the one place `note_paths` patterns become a
 //! matcher, so `check` and `test` agree on what a pattern means.
 
+use super::declare::declare_rules;
 use super::layout::{Place, is_name, place};
-use crate::core::declare_rules;
 use crate::core::{Diagnostic, Span};
 use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
 use crate::pack::{Kind, Pack};

@@ -3,10 +3,10 @@
 //! Each section has its own rule so that the findings keep the page's order (Role, What you
 //! receive, Rules, Reply) by catalogue rank, and so each rule can say what its section is for.
 
+use super::declare::declare_rules;
 use super::layout::{Place, place};
 use crate::core::Diagnostic;
 use crate::core::Rule;
-use crate::core::declare_rules;
 use crate::pack::{Kind, Pack};
 
 declare_rules! {

@@ -1,10 +1,10 @@
 //! Prompts: `{{...}}` placeholders name an input the pass reads; the prompt ends with the
 //! closing instruction.
 
+use super::declare::declare_rules;
 use super::layout::{Place, place};
 use super::pass::INPUTS;
 use crate::core::Diagnostic;
-use crate::core::declare_rules;
 use crate::model::pass::PassDef;
 use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
 use crate::pack::{Kind, Pack};

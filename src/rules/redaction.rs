@@ -4,7 +4,7 @@
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
-use crate::core::declare_rules;
+use super::declare::declare_rules;
 use crate::core::{Diagnostic, Severity};
 use crate::pack::Pack;
 

@@ -1,7 +1,7 @@
 //! Sizes: one file, files outside tests/, the whole pack, the number of files.
 
+use super::declare::declare_rules;
 use crate::core::Diagnostic;
-use crate::core::declare_rules;
 use crate::pack::{ONE_FILE_LIMIT, Pack};
 
 declare_rules! {

@@ -1,7 +1,7 @@
 //! The fixture runner's rule: a case whose result differs from its `[expect]`. `test` reports it
 //! (`src/fixture/`); it is declared here so that the catalogue holds every rule.
 
-use crate::core::declare_rules;
+use super::declare::declare_rules;
 
 declare_rules! {
     /// A fixture case whose expectation failed

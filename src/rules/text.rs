@@ -1,6 +1,6 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
-use crate::core::declare_rules;
+use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
 use crate::pack::Pack;
 

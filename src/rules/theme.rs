@@ -2,7 +2,7 @@
 //! size, redaction and content rules look at it as at any file). The theme layout (allowed and
 //! required files) is checked by the layout rules.
 
-use crate::core::declare_rules;
+use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span};
 use crate::pack::Pack;
 

@@ -6,8 +6,8 @@
 //! within 23 hours, every session declared (with the right tool) and every declared session with
 //! turns.
 
+use super::declare::declare_rules;
 use crate::core::Diagnostic;
-use crate::core::declare_rules;
 use crate::model::case::CaseDef;
 use crate::model::time::hours_minutes;
 use crate::model::transcript::{self, ProblemKind, Transcript};

@@ -1,8 +1,8 @@
 //! Prompts and personas that no pass names.
 
+use super::declare::declare_rules;
 use super::layout::{Place, place};
 use crate::core::Diagnostic;
-use crate::core::declare_rules;
 use crate::model::pass::PassDef;
 use crate::pack::{Kind, Pack};
 
