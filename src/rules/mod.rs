@@ -11,6 +11,7 @@ use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::pack::{Kind, Pack};
 
 pub mod case;
+pub mod configuration;
 pub mod content;
 pub(crate) mod declare;
 pub mod layout;
@@ -56,6 +57,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             content::RULES,
             redaction::RULES,
             test::RULES,
+            configuration::RULES,
         ];
         families.iter().flat_map(|f| f.iter().copied()).collect()
     })
