@@ -1,54 +1,9 @@
-//! Reading case.toml's keys and values, each problem reported once where it is met, and the
-//! rules these readers report.
+//! Reading case.toml's keys and values, each problem reported once where it is met.
 
-use crate::core::{Diagnostic, Rule, Severity, Span};
+use crate::core::{Diagnostic, Rule, Span};
 use crate::model::case::Located;
 use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
 use crate::pack::Pack;
-
-pub static CASE_UNKNOWN_KEY: Rule = Rule {
-    id: "case-unknown-key",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml key the table of hippo's page \"Writing a pack\" does not define",
-    description: "case.toml has protocol, pass and about; [[session]] id, tool, notes and handoff; [model] reply and verdict; [expect] calls, proposals, validation_failures, confirmed, rejected, applied, prompt_contains, prompt_excludes and [[expect.note]] path, contains and excludes. An unknown key in any table is an error, named with its table (model.temperature), because the test would silently ignore it.",
-    help: "Delete the key, or correct its spelling.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static CASE_MISSING_KEY: Rule = Rule {
-    id: "case-missing-key",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml without a key it needs",
-    description: "A case needs protocol, pass and at least one [[session]]; each [[session]] needs an id and each [[expect.note]] a path.",
-    help: "Add the key; the example case on hippo's page \"Writing a pack\" shows every one.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static CASE_VALUE: Rule = Rule {
-    id: "case-value",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml value that breaks its rule",
-    description: "protocol is HIPPO_V1; pass names a pass of this pack (passes/<pass>.toml); about, handoff and reply are strings; a session id is a non-empty line, declared once; tool is claude-code or codex; verdict is confirm or reject; the expect counts are non-negative integers; prompt_contains, prompt_excludes, contains and excludes are lists of strings.",
-    help: "Change the value as the message says.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static CASE_NOTE: Rule = Rule {
-    id: "case-note",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A note a case names that is not one of its notes",
-    description: "Every note a [[session]] or an [[expect.note]] names is a notes/... path, with no .. component, of a Markdown file that exists in tests/<case>/notes/. Otherwise the session would declare a note the test never writes, or the expectation would look at nothing.",
-    help: "Write the path as notes/<path>.md and add the note under tests/<case>/notes/, or fix the name.",
-    security_severity: None,
-    precision: "very-high",
-};
 
 /// What the readers of one case.toml share: the pack (for the notes a case names), the file and
 /// where its findings go.
@@ -57,12 +12,22 @@ pub(super) struct Ctx<'a> {
     pub path: &'a str,
     pub case_dir: String,
     pub out: &'a mut Vec<Diagnostic>,
+    /// The case family's rules these readers report (declared in `rules/case.rs`).
+    pub rules: KeyRules,
+}
+
+/// The rules a key reader reports.
+pub(super) struct KeyRules {
+    pub value: &'static Rule,
+    pub missing: &'static Rule,
+    pub unknown: &'static Rule,
+    pub note: &'static Rule,
 }
 
 impl Ctx<'_> {
     pub fn value(&mut self, span: Span, msg: String) {
         self.out
-            .push(Diagnostic::key(&CASE_VALUE, self.path, span, msg));
+            .push(Diagnostic::key(self.rules.value, self.path, span, msg));
     }
     pub fn missing(&mut self, span: Option<Span>, key: &str, why: &str) {
         let msg = if why.is_empty() {
@@ -71,8 +36,8 @@ impl Ctx<'_> {
             format!("missing key {key}: {why}")
         };
         let d = match span {
-            Some(s) => Diagnostic::key(&CASE_MISSING_KEY, self.path, s, msg),
-            None => Diagnostic::file(&CASE_MISSING_KEY, self.path, msg),
+            Some(s) => Diagnostic::key(self.rules.missing, self.path, s, msg),
+            None => Diagnostic::file(self.rules.missing, self.path, msg),
         };
         self.out.push(d);
     }
@@ -88,7 +53,7 @@ impl Ctx<'_> {
                 };
                 self.out.push(
                     Diagnostic::key(
-                        &CASE_UNKNOWN_KEY,
+                        self.rules.unknown,
                         self.path,
                         tomlx::span_of(k),
                         format!("unknown key {dotted}"),
@@ -155,7 +120,7 @@ impl Ctx<'_> {
             return true;
         };
         self.out
-            .push(Diagnostic::key(&CASE_NOTE, self.path, span, msg));
+            .push(Diagnostic::key(self.rules.note, self.path, span, msg));
         false
     }
     pub fn table<'t, 'i>(
