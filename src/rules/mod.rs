@@ -11,6 +11,7 @@ use crate::pack::{Kind, Pack};
 pub mod allowance;
 pub mod case;
 pub mod content;
+pub mod escapes;
 pub mod expectation;
 pub mod layout;
 pub mod manifest;

@@ -272,6 +272,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 ignorable_message(&run),
             ));
         }
+        escaped(&f.path, valid, out);
         if let Some(at) = bad {
             out.push(Diagnostic::at(
                 &NOT_UTF8,
@@ -280,6 +281,30 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 "not UTF-8",
             ));
         }
+    }
+}
+
+/// Escapes that decode to hidden characters, in the files hippo installs (`rules::escapes`).
+fn escaped(path: &str, text: &str, out: &mut Vec<Diagnostic>) {
+    let Some(toml) = super::escapes::dialect_of(path) else {
+        return;
+    };
+    if !text.contains('\\') {
+        return;
+    }
+    let escapes = if toml {
+        super::escapes::toml_escapes(text)
+    } else {
+        super::escapes::json_escapes(text)
+    };
+    for run in super::escapes::hidden_runs(&escapes) {
+        let d = if run.invisible {
+            Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())
+        } else {
+            let m = format!("{}, an invisible character hippo accepts", run.message());
+            Diagnostic::at(&IGNORABLE_CHARACTER, path, run.span, m)
+        };
+        out.push(d);
     }
 }
 
