@@ -160,16 +160,18 @@ fn escape(b: &[u8], i: usize, d: Dialect, out: &mut Vec<Escape>) -> usize {
     };
     let mut end = i + len;
     // JSON spells a character past U+FFFF as a surrogate pair.
-    if d == Dialect::Json && (0xD800..0xDC00).contains(&code) && b.get(end..end + 2) == Some(b"\\u")
-    {
-        if let Some(low) = b
-            .get(end + 2..end + 6)
+    let low = || {
+        b.get(end + 2..end + 6)
             .and_then(hex)
             .filter(|l| (0xDC00..0xE000).contains(l))
-        {
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            end += 6;
-        }
+    };
+    if d == Dialect::Json
+        && (0xD800..0xDC00).contains(&code)
+        && b.get(end..end + 2) == Some(b"\\u")
+        && let Some(low) = low()
+    {
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        end += 6;
     }
     if let Some(c) = char::from_u32(code) {
         out.push(Escape {
