@@ -6,7 +6,7 @@ mod common;
 // character boundaries and inside the text, runs in order; then the whole check over the text as
 // a manifest, a pass file and a theme file.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    use hippo_packs::rules::escapes;
+    use hippo_packs::model::escapes;
     let s = String::from_utf8_lossy(data);
     for escs in [escapes::toml_escapes(&s), escapes::json_escapes(&s)] {
         let mut last = 0;

@@ -14,7 +14,6 @@ pub mod case;
 pub mod configuration;
 pub mod content;
 pub(crate) mod declare;
-pub mod escapes;
 pub mod layout;
 pub mod manifest;
 pub mod pass;

@@ -289,20 +289,20 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Escapes that decode to hidden characters, in the files hippo installs (`rules::escapes`).
+/// Escapes that decode to hidden characters, in the files hippo installs (`model::escapes`).
 fn escaped(path: &str, text: &str, out: &mut Vec<Diagnostic>) {
-    let Some(toml) = super::escapes::dialect_of(path) else {
+    let Some(toml) = crate::model::escapes::dialect_of(path) else {
         return;
     };
     if !text.contains('\\') {
         return;
     }
     let escapes = if toml {
-        super::escapes::toml_escapes(text)
+        crate::model::escapes::toml_escapes(text)
     } else {
-        super::escapes::json_escapes(text)
+        crate::model::escapes::json_escapes(text)
     };
-    for run in super::escapes::hidden_runs(&escapes) {
+    for run in crate::model::escapes::hidden_runs(&escapes) {
         let d = if run.invisible {
             Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())
         } else {
