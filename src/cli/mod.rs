@@ -149,12 +149,13 @@ fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             emit(&reports, Mode::Check, &a.output, None)?;
             Ok(verdict(&reports, a.deny_warnings))
         }
-        Command::Test(a) => {
-            let reports = crate::fixture::test_all(&crate::fixture::TestOptions {
-                dirs: a.dirs.clone(),
-                case: a.case.clone(),
-                model_command: a.model_command.clone(),
-            })?;
+        Command::Test(a)
+            if a.output.format == Format::Text && a.output.sarif.is_none() && a.junit.is_none() =>
+        {
+            stream_test(a)
+        }
+        Command::Test(mut a) => {
+            let reports = crate::fixture::test_all(&test_options(&mut a))?;
             emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
             if a.print_prompts {
                 print(&report::prompts(&reports))?;
@@ -174,6 +175,46 @@ fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         Command::Ci(a) => ci_args::run(a),
         Command::StubModel(a) => stub_model::run(a).map(|()| EXIT_OK),
     }
+}
+
+/// The options of a `test` run; the folders are moved, not copied (a registry passes thousands).
+fn test_options(a: &mut TestArgs) -> crate::fixture::TestOptions {
+    crate::fixture::TestOptions {
+        dirs: std::mem::take(&mut a.dirs),
+        case: a.case.clone(),
+        model_command: a.model_command.clone(),
+        keep_prompts: a.print_prompts,
+    }
+}
+
+/// `test`'s text report, streamed as `check`'s is: each pack is printed as soon as it and the
+/// packs before it are tested, and only its verdict is kept. The prompts `--print-prompts` adds
+/// after every result line go to an unnamed temporary file meanwhile, then follow the report.
+fn stream_test(mut a: TestArgs) -> anyhow::Result<i32> {
+    use std::io::{Seek, Write};
+    let mut spool = if a.print_prompts {
+        Some(tempfile::tempfile()?)
+    } else {
+        None
+    };
+    let (mut failed, mut result) = (false, Ok(()));
+    crate::fixture::test_each(&test_options(&mut a), |r| {
+        failed |= r.failed(false);
+        if result.is_ok() {
+            result = print(&report::text::render(std::slice::from_ref(&r), Mode::Test));
+        }
+        if let (Some(f), true) = (&mut spool, result.is_ok()) {
+            let text = report::prompts(std::slice::from_ref(&r));
+            result = f.write_all(text.as_bytes()).map_err(anyhow::Error::from);
+        }
+    })?;
+    result?;
+    if let Some(mut f) = spool {
+        f.rewind()?;
+        std::io::copy(&mut f, &mut exit::Stdout)?;
+        exit::Stdout.flush()?;
+    }
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
 /// 1 when any pack fails, else 0.
