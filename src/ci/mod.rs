@@ -5,11 +5,15 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod annotate;
+mod commit;
 mod discover;
 mod gate;
 mod net;
 mod output;
+mod sarif_path;
 mod settings;
+mod shard;
 mod upload;
 
 use std::io::Write;
@@ -17,7 +21,9 @@ use std::path::Path;
 
 pub use discover::discover;
 pub use gate::fails;
-pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use sarif_path::refusal as sarif_file_refusal;
+pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use shard::Shard;
 
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
@@ -38,55 +44,67 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
 
-    // 1. The packs.
-    let dirs = match discover(&s.root) {
+    // 1. The packs, and the folders discovery could not enter (each an error).
+    let found = match discover(&s.root) {
         Ok(d) => d,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
             say(out, &log.annotate(Level::Error, "ci", &msg))?;
-            Vec::new()
+            discover::Found::default()
         }
     };
-    if dirs.is_empty() {
+    if found.packs.is_empty() && found.blocked.is_empty() {
         no_pack(s, gh, &log, out)?;
         return Ok(Verdict::Failed);
     }
 
-    // 2. Check, and test what has no error.
-    let mut reports = run_packs(&dirs, s)?;
-    for r in &mut reports {
-        r.uri_base = discover::uri_base(&r.dir, gh.workspace.as_deref());
-    }
+    // 2. Which of them the pull request touches, before 3. a shard's partition, so the match
+    // sees every pack.
+    let mut entries: Vec<Entry> = found
+        .packs
+        .iter()
+        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
+        .chain(blocked_reports(&found, gh).into_iter().map(Entry::Blocked))
+        .collect();
+    entries.sort_by(|a, b| a.base().cmp(b.base()));
+    let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
+    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
+    let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
-    // 3. The SARIF file.
+    // Check, and test what has no error.
+    let reports = check_entries(entries, s)?;
+
+    // 4. The SARIF file; 5. the report, grouped per pack.
     let sarif = report::sarif::render(&reports, &s.category);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes())?;
+    log_reports(&reports, s, &log, out)?;
 
-    // 4. The report, grouped per pack, then the annotations.
-    log_reports(&reports, s, gh, &log, out)?;
-
-    // 5. Which packs decide the verdict.
-    let gate = gate::gate(&reports, s, gh, &log, &mut net, out)?;
+    // 6. The verdict of the gated packs, and the upload.
     let failing: Vec<&PackReport> = reports
         .iter()
         .zip(&gate.gated)
         .filter(|(r, g)| **g && fails(r, s.fail_on))
         .map(|(r, _)| r)
         .collect();
-
-    // 6. The upload.
-    let up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
+    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     let failed = !failing.is_empty() || up.failed_required;
 
-    // 7. The summary and the outputs; 8. the verdict.
+    // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
+    let gated = gate.gated.iter().filter(|g| **g).count();
+    let verdict = verdict_line(&reports, &totals, gated, s, failed);
+    let cx = annotate::Context {
+        settings: s,
+        gh,
+        log: &log,
+        failed,
+        title: verdict.trim_start_matches("hippo-packs: ").to_string(),
+    };
+    up.notes
+        .extend(annotate::annotate(&reports, &gate, &cx, &mut net, out)?);
     write_summary(&reports, &gate, &up, failed, s, gh, &log)?;
     write_outputs(&reports, &totals, &up, s, gh)?;
-    let gated = gate.gated.iter().filter(|g| **g).count();
-    say(
-        out,
-        &log.line(&verdict_line(&reports, &totals, gated, s, failed)),
-    )?;
+    say(out, &log.line(&verdict))?;
     for r in &failing {
         let line = format!("hippo-packs: failing: {} ({})", r.dir, output::status(r));
         say(out, &log.line(&line))?;
@@ -96,6 +114,86 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     } else {
         Verdict::Passed
     })
+}
+
+/// A discovered pack (its folder and repository-relative path), or a folder discovery could not
+/// enter (already a report).
+enum Entry {
+    Pack(String, String),
+    Blocked(PackReport),
+}
+
+impl Entry {
+    fn base(&self) -> &str {
+        match self {
+            Entry::Pack(_, base) => base,
+            Entry::Blocked(r) => &r.uri_base,
+        }
+    }
+}
+
+/// The entries of this job's shard (every entry without one), with their gate.
+fn partition(
+    s: &Settings,
+    gate: gate::Gate,
+    entries: Vec<Entry>,
+    log: &Log,
+    out: &mut dyn Write,
+) -> anyhow::Result<(gate::Gate, Vec<Entry>)> {
+    let Some(shard) = s.shard else {
+        return Ok((gate, entries));
+    };
+    let total = entries.len();
+    let (mut kept, mut gated) = (Vec::new(), Vec::new());
+    for (e, g) in entries.into_iter().zip(gate.gated) {
+        if shard.holds(e.base()) {
+            kept.push(e);
+            gated.push(g);
+        }
+    }
+    let note = format!(
+        "shard {}/{}: {} of {total} {} (category {})",
+        shard.index,
+        shard.count,
+        kept.len(),
+        if total == 1 { "pack" } else { "packs" },
+        s.category
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    let mut notes = gate.notes;
+    notes.push(note);
+    let gate = gate::Gate {
+        gated,
+        notes,
+        files: gate.files,
+    };
+    Ok((gate, kept))
+}
+
+/// Checks (and tests) the packs among `entries`; one report per entry, in their order.
+fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackReport>> {
+    let dirs: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Pack(d, _) => Some(d.clone()),
+            Entry::Blocked(_) => None,
+        })
+        .collect();
+    let mut checked = run_packs(&dirs, s)?.into_iter();
+    let mut reports = Vec::with_capacity(entries.len());
+    for e in entries {
+        match e {
+            Entry::Pack(_, base) => {
+                let mut r = checked
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("a pack's report is missing"))?;
+                r.uri_base = base;
+                reports.push(r);
+            }
+            Entry::Blocked(r) => reports.push(r),
+        }
+    }
+    Ok(reports)
 }
 
 /// Checks (and tests) every pack.
@@ -112,10 +210,37 @@ fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
     }
 }
 
+/// A folder discovery could not enter, as a report of its own holding one error: it is counted,
+/// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
+/// request touches a file under it (docs/action.md, "Finds the packs").
+fn blocked_reports(found: &discover::Found, gh: &GithubEnv) -> Vec<PackReport> {
+    use crate::rules::{layout, paths};
+    found
+        .blocked
+        .iter()
+        .map(|(dir, path, why)| {
+            let rule = match why {
+                discover::Blocked::NotUtf8 => &paths::NAME_NOT_UTF8,
+                discover::Blocked::Link => &layout::SYMBOLIC_LINK,
+                discover::Blocked::TooDeep | discover::Blocked::Unreadable(_) => {
+                    &layout::UNREADABLE
+                }
+            };
+            let msg = format!("{dir}: {}", why.message());
+            PackReport {
+                dir: dir.clone(),
+                uri_base: discover::entry_uri_base(path, gh.workspace.as_deref()),
+                diagnostics: vec![crate::core::Diagnostic::pack(rule, msg)],
+                ..PackReport::default()
+            }
+        })
+        .collect()
+}
+
 /// No pack under the root: the error, the summary and the outputs say so.
 fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyhow::Result<()> {
     let msg = format!(
-        "no pack found under {}: no folder there holds a pack.toml (dot-folders, target/ and node_modules/ are not searched)",
+        "no pack found under {}: no folder there holds a pack.toml (every folder but .git is searched)",
         s.root
     );
     say(out, &log.annotate(Level::Error, "ci", &msg))?;
@@ -141,11 +266,10 @@ fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyh
     Ok(())
 }
 
-/// The report grouped per pack, then the annotations (on GitHub).
+/// The report grouped per pack.
 fn log_reports(
     reports: &[PackReport],
     s: &Settings,
-    gh: &GithubEnv,
     log: &Log,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -158,9 +282,6 @@ fn log_reports(
         say(out, &log.group(&format!("{title}: {}", output::status(r))))?;
         say(out, &output::pack_text(r, s.test))?;
         say(out, &log.endgroup())?;
-    }
-    if gh.actions {
-        say(out, &output::annotations(reports))?;
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! What `ci` writes: the report grouped per pack, the annotations, files beside the run.
+//! What `ci` writes: the report grouped per pack, files beside the run.
 
 use std::io::Write;
 use std::path::Path;
@@ -44,32 +44,15 @@ pub fn status(r: &PackReport) -> String {
     }
 }
 
-/// Annotation lines: every error, failed expectation and warning, errors first (GitHub shows
-/// only the first ten of each per step). `Mode::Check` because `ci` reports warnings even for
-/// tested packs; failed expectations come with any mode.
-pub fn annotations(reports: &[PackReport]) -> String {
-    let all = report::github::render(reports, Mode::Check);
-    let mut errors = String::new();
-    let mut rest = String::new();
-    for l in all.lines() {
-        let dst = if l.starts_with("::error") {
-            &mut errors
-        } else {
-            &mut rest
-        };
-        dst.push_str(l);
-        dst.push('\n');
-    }
-    errors + &rest
-}
-
-/// Writes a file, creating its folder.
+/// Writes a report file, creating its folder; a link at the destination is replaced, never
+/// followed (`core::fsx::write_atomic`).
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
-    std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    crate::core::fsx::write_atomic(path, bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {

@@ -2,6 +2,8 @@
 //! the pull request's changed files, the code-scanning upload, the job summary and the step
 //! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
+pub mod checkout;
+pub mod checks;
 pub mod client;
 pub mod command;
 pub mod env;

@@ -7,7 +7,7 @@ use crate::outcome::PackReport;
 pub mod github;
 pub mod json;
 pub mod junit;
-mod machine;
+pub mod machine;
 pub mod rules;
 pub mod sarif;
 

@@ -601,7 +601,7 @@ fn no_near_miss_is_flagged() {
     }
 }
 
-/// The seed's packs (copied into tests/) and this rule's good fixtures hold no secret.
+/// The page's example packs (copied into tests/) and this rule's good fixtures hold no secret.
 #[test]
 fn the_example_packs_hold_no_secret() {
     let root = env!("CARGO_MANIFEST_DIR");
