@@ -67,11 +67,9 @@ pub async fn publish(
     });
     let route = format!("/repos/{}/{}/check-runs", run.owner, run.repo);
     let created: Value = http
-        .call(
-            || http.crab.post(route.as_str(), Some(&body)),
-            &mut on_retry,
-        )
-        .await?;
+        .request(Some(&body), &route, &mut on_retry)
+        .await?
+        .json()?;
     let id = created
         .get("id")
         .and_then(Value::as_u64)
@@ -80,12 +78,7 @@ pub async fn publish(
     let mut requests = 1;
     for batch in batches {
         let body = serde_json::json!({ "output": output(batch) });
-        let _: Value = http
-            .call(
-                || http.crab.patch(update.as_str(), Some(&body)),
-                &mut on_retry,
-            )
-            .await?;
+        http.patch(&body, &update, &mut on_retry).await?;
         requests += 1;
     }
     Ok((id, requests))

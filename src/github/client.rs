@@ -121,6 +121,14 @@ pub struct Http {
     origin: String,
 }
 
+/// The request methods `ci` uses, with their JSON bodies.
+#[derive(Debug, Clone, Copy)]
+enum Verb<'a> {
+    Get,
+    Post(&'a serde_json::Value),
+    Patch(&'a serde_json::Value),
+}
+
 /// One answer: its status, its body, and the headers `ci` reads.
 #[derive(Debug, Clone)]
 pub struct Answer {
@@ -249,12 +257,35 @@ impl Http {
         &self,
         body: Option<&serde_json::Value>,
         uri: &str,
+        on_retry: impl FnMut(&Failure),
+    ) -> Result<Answer, Failure> {
+        let verb = match body {
+            Some(b) => Verb::Post(b),
+            None => Verb::Get,
+        };
+        self.send(verb, uri, on_retry).await
+    }
+
+    /// A PATCH of `body`, as [`Http::request`].
+    pub async fn patch(
+        &self,
+        body: &serde_json::Value,
+        uri: &str,
+        on_retry: impl FnMut(&Failure),
+    ) -> Result<Answer, Failure> {
+        self.send(Verb::Patch(body), uri, on_retry).await
+    }
+
+    async fn send(
+        &self,
+        verb: Verb<'_>,
+        uri: &str,
         mut on_retry: impl FnMut(&Failure),
     ) -> Result<Answer, Failure> {
         let mut attempt = 0;
         loop {
             let (failure, wait) =
-                match tokio::time::timeout(self.timeout, self.once(body, uri)).await {
+                match tokio::time::timeout(self.timeout, self.once(verb, uri)).await {
                     Ok(Ok(a)) if a.status < 400 => return Ok(a),
                     Ok(Ok(a)) => a.failure(),
                     Ok(Err(e)) => (classify(e, self.timeout), None),
@@ -274,10 +305,11 @@ impl Http {
         }
     }
 
-    async fn once(&self, body: Option<&serde_json::Value>, uri: &str) -> octocrab::Result<Answer> {
-        let res = match body {
-            Some(b) => self.crab._post(uri, Some(b)).await?,
-            None => self.crab._get(uri).await?,
+    async fn once(&self, verb: Verb<'_>, uri: &str) -> octocrab::Result<Answer> {
+        let res = match verb {
+            Verb::Get => self.crab._get(uri).await?,
+            Verb::Post(b) => self.crab._post(uri, Some(b)).await?,
+            Verb::Patch(b) => self.crab._patch(uri, Some(b)).await?,
         };
         let header = |k: &str| {
             res.headers()
