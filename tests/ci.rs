@@ -477,9 +477,12 @@ fn push_uploads_and_processing_completes() {
             .contains("error packs/broken/pack.toml: unknown field `homepage`"),
         "{r}"
     );
-    assert!(r.stdout.contains("ok decision-log 1.0.0"), "{r}");
     assert!(
-        r.stdout.contains("ok decision-log/cache-store"),
+        r.stdout.contains("ok packs/good: decision-log 1.0.0"),
+        "{r}"
+    );
+    assert!(
+        r.stdout.contains("ok packs/good/cache-store"),
         "the good pack's case ran:\n{r}"
     );
     assert!(

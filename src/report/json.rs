@@ -77,11 +77,11 @@ fn pack(r: &PackReport, mode: Mode) -> Pack {
                         .failures
                         .iter()
                         .map(|d| {
-                            let line =
-                                format!("FAIL {}/{}: {}", r.display_name(), c.name, d.message);
+                            let line = format!("FAIL {}: {}", r.case_label(&c.name), d.message);
                             diagnostic(r, d, line)
                         })
                         .collect(),
+                    reasons: c.reasons.iter().map(|w| esc(w)).collect(),
                 })
                 .collect()
         }),
@@ -165,6 +165,9 @@ struct Case {
     verdict: &'static str,
     counts: Counts,
     failures: Vec<Diag>,
+    /// Why the counts came out as they did (refused elements, rejected proposals, notes a
+    /// filter left out), one line each.
+    reasons: Vec<String>,
 }
 
 #[derive(Serialize)]

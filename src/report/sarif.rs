@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::machine::{location_path, message};
-use crate::core::{Diagnostic, Severity};
+use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
@@ -46,7 +46,17 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
         }
         for c in &r.cases {
             for f in &c.failures {
-                all.push(result(r, f));
+                let mut res = result(r, f);
+                // Why the case failed goes with each of its failures (docs/output-formats.md).
+                if !c.reasons.is_empty() {
+                    res.message.text.push_str("\n\nWhy:");
+                    for why in &c.reasons {
+                        res.message
+                            .text
+                            .push_str(&format!("\n- {}", escape::line(why)));
+                    }
+                }
+                all.push(res);
             }
         }
     }

@@ -1,0 +1,262 @@
+//! Dispatch: one function per command, each returning its exit code.
+
+use std::path::Path;
+
+use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print};
+use super::paths::{self, Output};
+use super::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, TestArgs};
+use crate::outcome::{Mode, PackReport};
+use crate::report;
+
+pub fn dispatch(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Check(a) => check(a),
+        Command::Test(a) => test(a),
+        Command::Rules(a) => match report::rules::render(a.rule.as_deref()) {
+            Ok(text) => {
+                print(&text)?;
+                Ok(EXIT_OK)
+            }
+            Err(text) => {
+                eprint!("{text}");
+                Ok(EXIT_USAGE)
+            }
+        },
+        Command::Init(a) => super::init::run(&a),
+        Command::Completions(a) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut cmd, "hippo-packs", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
+            Ok(EXIT_OK)
+        }
+        Command::Manpage => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out)?;
+            print(&String::from_utf8_lossy(&out))?;
+            Ok(EXIT_OK)
+        }
+        Command::Ci(a) => super::ci_args::run(a),
+        Command::StubModel(a) => super::stub_model::run(a).map(|()| EXIT_OK),
+    }
+}
+
+/// A usage error: one line on standard error, exit 2.
+fn usage(line: &str) -> anyhow::Result<i32> {
+    eprintln!("{line}");
+    Ok(EXIT_USAGE)
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<i32> {
+    if a.junit.is_some() {
+        return usage(
+            "hippo-packs: --junit belongs to `test`: JUnit holds fixture case results, which `check` does not run (hippo-packs test DIR --junit FILE)",
+        );
+    }
+    if let Err(line) = validate_outputs(&a.output, None, None) {
+        return usage(&line);
+    }
+    let failed = if a.output.format == Format::Text && a.output.sarif.is_none() {
+        // The text report streams: each pack is printed as soon as it and the packs before
+        // it are checked, and only its verdict is kept.
+        let (mut failed, mut warnings, mut result) = ((false, false), 0, Ok(()));
+        crate::check::check_each(&a.dirs, |r| {
+            failed.0 |= r.failed(a.deny_warnings);
+            failed.1 |= r.failed(false);
+            warnings += r.warnings();
+            if result.is_ok() {
+                result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
+            }
+        });
+        result?;
+        (failed, warnings)
+    } else {
+        let reports = crate::check::check_all(&a.dirs);
+        emit(&reports, Mode::Check, &a.output, None)?;
+        let warnings = reports.iter().map(PackReport::warnings).sum();
+        let by = |deny| verdict(&reports, deny) == EXIT_FINDINGS;
+        ((by(a.deny_warnings), by(false)), warnings)
+    };
+    super::hints::packs_folders(&a.dirs);
+    let ((failed, failed_without_warnings), warnings) = failed;
+    if failed && !failed_without_warnings {
+        super::hints::deny_warnings(warnings);
+    }
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn test(mut a: TestArgs) -> anyhow::Result<i32> {
+    if let Err(line) = validate_outputs(&a.output, a.junit.as_deref(), a.prompts_dir.as_deref()) {
+        return usage(&line);
+    }
+    let options = crate::fixture::TestOptions {
+        // Moved, not copied: a registry passes thousands of folders.
+        dirs: std::mem::take(&mut a.dirs),
+        case: a.case.clone(),
+        model_command: a.model_command.clone(),
+        keep_prompts: a.print_prompts || a.prompts_dir.is_some(),
+    };
+    // `--case` decides its one `no case` line over every pack, so it is not streamed.
+    if a.output.format == Format::Text
+        && a.output.sarif.is_none()
+        && a.junit.is_none()
+        && a.case.is_none()
+    {
+        return stream_test(&a, &options);
+    }
+    let reports = crate::fixture::test_all(&options)?;
+    emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
+    super::hints::no_cases(&reports, a.case.is_some());
+    if let Some(dir) = &a.prompts_dir {
+        report::prompts::write_dir(&reports, dir)?;
+    } else if a.print_prompts {
+        eprint!("{}", report::prompts::render(&reports));
+    }
+    Ok(verdict(&reports, false))
+}
+
+/// `test`'s text report, streamed as `check`'s is: each pack is printed as soon as it and the
+/// packs before it are tested, and only what follows the report is kept: the packs without a
+/// case (for the hint), and the prompts `--print-prompts` puts on standard error after it, in
+/// an unnamed temporary file meanwhile. `--prompts-dir` files are written pack by pack.
+fn stream_test(a: &TestArgs, options: &crate::fixture::TestOptions) -> anyhow::Result<i32> {
+    use std::io::{Seek, Write};
+    let mut spool = match (a.print_prompts, &a.prompts_dir) {
+        (true, None) => Some(tempfile::tempfile()?),
+        _ => None,
+    };
+    let (mut failed, mut without_cases, mut result) = (false, Vec::new(), Ok(()));
+    crate::fixture::test_each(options, |mut r| {
+        failed |= r.failed(false);
+        if result.is_ok() {
+            let one = std::slice::from_ref(&r);
+            result = print(&if a.output.verbose {
+                report::text::render_verbose(one, Mode::Test)
+            } else {
+                report::text::render(one, Mode::Test)
+            });
+        }
+        if result.is_ok() {
+            result = match (&a.prompts_dir, &mut spool) {
+                (Some(dir), _) => report::prompts::write_dir(std::slice::from_ref(&r), dir),
+                (None, Some(f)) => f
+                    .write_all(report::prompts::render(std::slice::from_ref(&r)).as_bytes())
+                    .map_err(anyhow::Error::from),
+                (None, None) => Ok(()),
+            };
+        }
+        if r.errors() == 0 && r.case_names.is_empty() {
+            r.diagnostics = Vec::new();
+            without_cases.push(r);
+        }
+    })?;
+    result?;
+    super::hints::no_cases(&without_cases, false);
+    if let Some(mut f) = spool {
+        f.rewind()?;
+        let mut err = std::io::stderr().lock();
+        std::io::copy(&mut f, &mut err)?;
+        err.flush()?;
+    }
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// Every output path of the command, checked before any work.
+fn validate_outputs(
+    out: &OutputArgs,
+    junit: Option<&Path>,
+    prompts_dir: Option<&Path>,
+) -> Result<(), String> {
+    let mut outputs = Vec::new();
+    if let Some(p) = &out.sarif {
+        outputs.push(Output {
+            flag: "--sarif",
+            path: p,
+            folder: false,
+        });
+    }
+    if let Some(p) = junit {
+        outputs.push(Output {
+            flag: "--junit",
+            path: p,
+            folder: false,
+        });
+    }
+    if let Some(p) = prompts_dir {
+        outputs.push(Output {
+            flag: "--prompts-dir",
+            path: p,
+            folder: true,
+        });
+    }
+    paths::validate(&outputs)
+}
+
+/// 1 when any pack fails, else 0.
+pub fn verdict(reports: &[PackReport], deny_warnings: bool) -> i32 {
+    if reports.iter().any(|r| r.failed(deny_warnings)) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Whether `--format full` paints: `--color`, then NO_COLOR / CLICOLOR_FORCE / a terminal, as
+/// anstream decides them for standard output.
+fn paints(when: ColorWhen) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+        }
+    }
+}
+
+/// A pack file's text for `--format full`'s snippets, read again from the pack folder (files
+/// over 1 MiB, or not UTF-8, are shown without a snippet).
+fn read_source(r: &PackReport, file: &str) -> Option<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(Path::new(&r.dir).join(file))
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn emit(
+    reports: &[PackReport],
+    mode: Mode,
+    out: &OutputArgs,
+    junit: Option<&Path>,
+) -> anyhow::Result<()> {
+    let text = match out.format {
+        Format::Text if out.verbose => report::text::render_verbose(reports, mode),
+        Format::Text => report::text::render(reports, mode),
+        Format::Json => report::json::render(reports, mode),
+        Format::Sarif => report::sarif::render(reports, &out.category),
+        Format::Github => report::github::render(reports, mode),
+        Format::Full => {
+            let styled = report::full::render(reports, mode, &read_source);
+            if paints(out.color) {
+                styled
+            } else {
+                anstream::adapter::strip_str(&styled).to_string()
+            }
+        }
+    };
+    if let Some(path) = &out.sarif {
+        crate::core::fsx::write_atomic(
+            path,
+            report::sarif::render(reports, &out.category).as_bytes(),
+        )
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = junit {
+        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    print(&text)
+}
