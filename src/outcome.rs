@@ -31,6 +31,13 @@ pub struct CaseResult {
     pub reasons: Vec<String>,
 }
 
+/// A warning an `[[allow]]` entry matched, and the entry's reason.
+#[derive(Debug, Clone)]
+pub struct Allowed {
+    pub diagnostic: Diagnostic,
+    pub reason: String,
+}
+
 /// Everything known about one pack after `check` (and `test`).
 #[derive(Debug, Clone, Default)]
 pub struct PackReport {
@@ -52,6 +59,8 @@ pub struct PackReport {
     pub cases: Vec<CaseResult>,
     /// `test` only: `--case NAME` matched nothing (in a run over several packs: in no pack).
     pub no_case: Option<String>,
+    /// Warnings an allowance took out of the verdict (docs/configuration.md), in order.
+    pub allowed: Vec<Allowed>,
     /// `test` only: the names of the cases the pack declares (before `--case`).
     pub case_names: Vec<String>,
 }

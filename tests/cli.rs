@@ -4,6 +4,38 @@
 //! one sandbox (a copy), so commands that write (`init`) can be followed by `check` and `test`.
 //! `TRYCMD=overwrite cargo test --test cli` rewrites the expected output.
 
+/// docs/authoring.md is a session too: its `console` blocks run in one sandbox (a copy of the
+/// page beside an empty `.out/`), with `sed` for the edits an author makes by hand. With
+/// `TRYCMD=overwrite` the page is rewritten from the real output.
+#[test]
+fn the_authoring_walk_is_real() {
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md");
+    let t = tempfile::tempdir().unwrap();
+    let copy = t.path().join("authoring.md");
+    std::fs::copy(&doc, &copy).unwrap();
+    std::fs::create_dir_all(t.path().join("authoring.out")).unwrap();
+    std::fs::write(t.path().join("authoring.out/.keep"), "").unwrap();
+    std::fs::create_dir_all(t.path().join("authoring.in")).unwrap();
+    std::fs::write(t.path().join("authoring.in/.keep"), "").unwrap();
+    trycmd::TestCases::new()
+        .default_bin_name("hippo-packs")
+        .register_bin("sed", which("sed"))
+        .env("NO_COLOR", "1")
+        .case(&copy)
+        .run();
+    if std::env::var("TRYCMD").as_deref() == Ok("overwrite") {
+        std::fs::copy(&copy, &doc).unwrap();
+    }
+}
+
+fn which(name: &str) -> std::path::PathBuf {
+    ["/usr/bin", "/bin"]
+        .iter()
+        .map(|d| std::path::Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| name.into())
+}
+
 #[test]
 fn cli_sessions() {
     trycmd::TestCases::new()

@@ -5,6 +5,7 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod allowances;
 mod annotate;
 mod commit;
 mod discover;
@@ -64,20 +65,35 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         .packs
         .iter()
         .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
-        .chain(blocked_reports(&found, gh).into_iter().map(Entry::Blocked))
+        .chain(
+            blocked_reports(&found, gh)
+                .into_iter()
+                .map(|r| Entry::Blocked(Box::new(r))),
+        )
         .collect();
     entries.sort_by(|a, b| a.base().cmp(b.base()));
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
-    // Check, and test what has no error.
-    let reports = check_entries(entries, s)?;
+    // Check, and test what has no error; the workspace root's allowances (docs/configuration.md).
+    let mut reports = check_entries(entries, s)?;
+    let unused = match allowances::path(gh).map(|p| allowances::load(&p)) {
+        None => Vec::new(),
+        Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
+        Some(Err(why)) => {
+            say(out, &log.annotate(Level::Error, "ci", &why))?;
+            return Ok(Verdict::Failed);
+        }
+    };
 
     // 4. The SARIF file; 5. the report, grouped per pack.
-    let sarif = report::sarif::render(&reports, &s.category);
+    let sarif = report::sarif::render_with(&reports, &s.category, &unused);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes())?;
     log_reports(&reports, s, &log, out)?;
+    for d in &unused {
+        say(out, &log.annotate(Level::Warning, "ci", &d.text("")))?;
+    }
 
     // 6. The verdict of the gated packs, and the upload.
     let failing: Vec<&PackReport> = reports
@@ -120,7 +136,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
 /// enter (already a report).
 enum Entry {
     Pack(String, String),
-    Blocked(PackReport),
+    Blocked(Box<PackReport>),
 }
 
 impl Entry {
@@ -190,7 +206,7 @@ fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackRe
                 r.uri_base = base;
                 reports.push(r);
             }
-            Entry::Blocked(r) => reports.push(r),
+            Entry::Blocked(r) => reports.push(*r),
         }
     }
     Ok(reports)
@@ -315,7 +331,8 @@ fn write_summary(
     let Some(p) = &gh.step_summary else {
         return Ok(());
     };
-    let notes = gate.notes.iter().chain(&up.notes);
+    let allowed = allowances::notes(reports, gate.files.as_deref());
+    let notes = gate.notes.iter().chain(&up.notes).chain(&allowed);
     let cx = summary::Context {
         gated: gate.gated.clone(),
         scope: s.scope.name().to_string(),

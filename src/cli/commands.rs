@@ -56,31 +56,49 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, None, None) {
         return usage(&line);
     }
-    let failed = if a.output.format == Format::Text && a.output.sarif.is_none() {
+    let mut config = match load_config(&a.output) {
+        Ok(c) => c,
+        Err(line) => return usage(&line),
+    };
+    // (fails with --deny-warnings, fails without, warnings)
+    let mut tally = (false, false, 0);
+    let mut count = |r: &PackReport| {
+        tally.0 |= r.failed(a.deny_warnings);
+        tally.1 |= r.failed(false);
+        tally.2 += r.warnings();
+    };
+    let unused = if a.output.format == Format::Text && a.output.sarif.is_none() {
         // The text report streams: each pack is printed as soon as it and the packs before
         // it are checked, and only its verdict is kept.
-        let (mut failed, mut warnings, mut result) = ((false, false), 0, Ok(()));
-        crate::check::check_each(&a.dirs, |r| {
-            failed.0 |= r.failed(a.deny_warnings);
-            failed.1 |= r.failed(false);
-            warnings += r.warnings();
+        let mut result = Ok(());
+        crate::check::check_each(&a.dirs, |mut r| {
+            if let Some(c) = config.as_mut() {
+                c.apply(&mut r);
+            }
+            count(&r);
             if result.is_ok() {
                 result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
             }
         });
         result?;
-        (failed, warnings)
+        let unused = unused_allowances(config.as_ref(), false);
+        print(&report::text::extra(&unused))?;
+        unused
     } else {
-        let reports = crate::check::check_all(&a.dirs);
-        emit(&reports, Mode::Check, &a.output, None)?;
-        let warnings = reports.iter().map(PackReport::warnings).sum();
-        let by = |deny| verdict(&reports, deny) == EXIT_FINDINGS;
-        ((by(a.deny_warnings), by(false)), warnings)
+        let mut reports = crate::check::check_all(&a.dirs);
+        if let Some(c) = config.as_mut() {
+            reports.iter_mut().for_each(|r| c.apply(r));
+        }
+        reports.iter().for_each(&mut count);
+        let unused = unused_allowances(config.as_ref(), false);
+        emit(&reports, Mode::Check, &a.output, None, &unused)?;
+        unused
     };
+    let (mut failed, failed_without_warnings, warnings) = tally;
+    failed |= a.deny_warnings && !unused.is_empty();
     super::hints::packs_folders(&a.dirs);
-    let ((failed, failed_without_warnings), warnings) = failed;
     if failed && !failed_without_warnings {
-        super::hints::deny_warnings(warnings);
+        super::hints::deny_warnings(warnings + unused.len());
     }
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
@@ -89,6 +107,10 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, a.junit.as_deref(), a.prompts_dir.as_deref()) {
         return usage(&line);
     }
+    let mut config = match load_config(&a.output) {
+        Ok(c) => c,
+        Err(line) => return usage(&line),
+    };
     let options = crate::fixture::TestOptions {
         // Moved, not copied: a registry passes thousands of folders.
         dirs: std::mem::take(&mut a.dirs),
@@ -102,10 +124,14 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
         && a.junit.is_none()
         && a.case.is_none()
     {
-        return stream_test(&a, &options);
+        return stream_test(&a, &options, config);
     }
-    let reports = crate::fixture::test_all(&options)?;
-    emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
+    let mut reports = crate::fixture::test_all(&options)?;
+    if let Some(c) = config.as_mut() {
+        reports.iter_mut().for_each(|r| c.apply(r));
+    }
+    let unused = unused_allowances(config.as_ref(), a.case.is_some());
+    emit(&reports, Mode::Test, &a.output, a.junit.as_deref(), &unused)?;
     super::hints::no_cases(&reports, a.case.is_some());
     if let Some(dir) = &a.prompts_dir {
         report::prompts::write_dir(&reports, dir)?;
@@ -115,11 +141,16 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     Ok(verdict(&reports, false))
 }
 
-/// `test`'s text report, streamed as `check`'s is: each pack is printed as soon as it and the
-/// packs before it are tested, and only what follows the report is kept: the packs without a
-/// case (for the hint), and the prompts `--print-prompts` puts on standard error after it, in
-/// an unnamed temporary file meanwhile. `--prompts-dir` files are written pack by pack.
-fn stream_test(a: &TestArgs, options: &crate::fixture::TestOptions) -> anyhow::Result<i32> {
+/// `test`'s text report, streamed as `check`'s is: each pack is printed (allowances applied) as
+/// soon as it and the packs before it are tested, and only what follows the report is kept: the
+/// packs without a case (for the hint), and the prompts `--print-prompts` puts on standard error
+/// after it, in an unnamed temporary file meanwhile. `--prompts-dir` files are written pack by
+/// pack.
+fn stream_test(
+    a: &TestArgs,
+    options: &crate::fixture::TestOptions,
+    mut config: Option<crate::allow::Config>,
+) -> anyhow::Result<i32> {
     use std::io::{Seek, Write};
     let mut spool = match (a.print_prompts, &a.prompts_dir) {
         (true, None) => Some(tempfile::tempfile()?),
@@ -127,6 +158,9 @@ fn stream_test(a: &TestArgs, options: &crate::fixture::TestOptions) -> anyhow::R
     };
     let (mut failed, mut without_cases, mut result) = (false, Vec::new(), Ok(()));
     crate::fixture::test_each(options, |mut r| {
+        if let Some(c) = config.as_mut() {
+            c.apply(&mut r);
+        }
         failed |= r.failed(false);
         if result.is_ok() {
             let one = std::slice::from_ref(&r);
@@ -151,6 +185,10 @@ fn stream_test(a: &TestArgs, options: &crate::fixture::TestOptions) -> anyhow::R
         }
     })?;
     result?;
+    print(&report::text::extra(&unused_allowances(
+        config.as_ref(),
+        false,
+    )))?;
     super::hints::no_cases(&without_cases, false);
     if let Some(mut f) = spool {
         f.rewind()?;
@@ -159,6 +197,29 @@ fn stream_test(a: &TestArgs, options: &crate::fixture::TestOptions) -> anyhow::R
         err.flush()?;
     }
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// `--config FILE`, read and checked before any work; `Err` is the usage error's line.
+fn load_config(out: &OutputArgs) -> Result<Option<crate::allow::Config>, String> {
+    let Some(path) = &out.config else {
+        return Ok(None);
+    };
+    let shown = crate::core::escape::line(&path.display().to_string()).into_owned();
+    crate::allow::Config::load(path, &shown)
+        .map(Some)
+        .map_err(|why| format!("hippo-packs: --config {why}"))
+}
+
+/// The allowances that matched nothing; none when the run did not cover every pack the file
+/// could concern (`--case`).
+fn unused_allowances(
+    config: Option<&crate::allow::Config>,
+    partial: bool,
+) -> Vec<crate::core::Diagnostic> {
+    match config {
+        Some(c) if !partial => c.unused(),
+        _ => Vec::new(),
+    }
 }
 
 /// Every output path of the command, checked before any work.
@@ -231,15 +292,18 @@ fn emit(
     mode: Mode,
     out: &OutputArgs,
     junit: Option<&Path>,
+    extra: &[crate::core::Diagnostic],
 ) -> anyhow::Result<()> {
     let text = match out.format {
-        Format::Text if out.verbose => report::text::render_verbose(reports, mode),
-        Format::Text => report::text::render(reports, mode),
-        Format::Json => report::json::render(reports, mode),
-        Format::Sarif => report::sarif::render(reports, &out.category),
+        Format::Text if out.verbose => {
+            report::text::render_verbose(reports, mode) + &report::text::extra(extra)
+        }
+        Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
+        Format::Json => report::json::render_with(reports, mode, extra),
+        Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
         Format::Github => report::github::render(reports, mode),
         Format::Full => {
-            let styled = report::full::render(reports, mode, &read_source);
+            let styled = report::full::render(reports, mode, &read_source, extra);
             if paints(out.color) {
                 styled
             } else {
@@ -250,7 +314,7 @@ fn emit(
     if let Some(path) = &out.sarif {
         crate::core::fsx::write_atomic(
             path,
-            report::sarif::render(reports, &out.category).as_bytes(),
+            report::sarif::render_with(reports, &out.category, extra).as_bytes(),
         )
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }

@@ -19,7 +19,13 @@ use crate::outcome::{Mode, PackReport};
 pub type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
 
 /// The whole run in the full format, with ANSI styles.
-pub fn render(reports: &[PackReport], mode: Mode, sources: &Sources<'_>) -> String {
+/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning).
+pub fn render(
+    reports: &[PackReport],
+    mode: Mode,
+    sources: &Sources<'_>,
+    extra: &[Diagnostic],
+) -> String {
     let renderer = Renderer::styled();
     let mut out = String::new();
     let (mut errors, mut warnings, mut passed, mut failed) = (0, 0, 0, 0);
@@ -82,6 +88,13 @@ pub fn render(reports: &[PackReport], mode: Mode, sources: &Sources<'_>) -> Stri
                 out.push_str("\n\n");
             }
         }
+    }
+    let none = PackReport::default();
+    for d in extra {
+        warnings += 1;
+        let src = d.file.as_deref().and_then(|f| sources(&none, f));
+        out.push_str(&renderer.render(&finding(&none, d, src.as_deref(), &[])));
+        out.push_str("\n\n");
     }
     out.push_str(&summary(
         reports.len(),

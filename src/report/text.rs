@@ -79,6 +79,15 @@ pub fn ok_line(r: &PackReport) -> String {
     }
 }
 
+/// Findings of the run beside the packs' (an `unused-allowance` warning), one line each.
+pub fn extra(diags: &[crate::core::Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diags {
+        line(&mut out, &format!("{} {}", d.severity.as_str(), d.text("")));
+    }
+    out
+}
+
 /// One line, with pack text escaped so it cannot break the line or hide characters.
 fn line(out: &mut String, s: &str) {
     let _ = writeln!(out, "{}", escape::line(s));

@@ -20,7 +20,12 @@ fn report_with(d: Diagnostic) -> PackReport {
 fn render_one(d: Diagnostic, src: &str) -> String {
     let r = report_with(d);
     let src = src.to_string();
-    plain(&render(&[r], Mode::Check, &move |_, _| Some(src.clone())))
+    plain(&render(
+        &[r],
+        Mode::Check,
+        &move |_, _| Some(src.clone()),
+        &[],
+    ))
 }
 
 #[test]
@@ -88,7 +93,7 @@ fn a_finding_without_a_line_has_no_snippet() {
 #[test]
 fn colour_is_in_the_styled_output_only() {
     let d = Diagnostic::lead(&layout::MISSING_FILE, "missing file", "README.md", "");
-    let styled = render(&[report_with(d)], Mode::Check, &|_, _| None);
+    let styled = render(&[report_with(d)], Mode::Check, &|_, _| None, &[]);
     assert!(styled.contains("\u{1b}["), "styled output has ANSI");
     assert!(!plain(&styled).contains("\u{1b}["), "control: stripped");
 }
