@@ -70,15 +70,14 @@ def expand(p: str):
 edges = {m: set() for m in files}
 for me, f in files.items():
     code = code_of(f)
-    is_dir_mod = f.name == "mod.rs" or f.parent == src
     children = set(re.findall(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", code, re.M))
     for p in paths(code):
         if p[0] == "crate":
             target = resolve(p[1:])
         elif p[0] in ("super", "self"):
-            base = list(me) if is_dir_mod else list(me[:-1])
+            # `self` is the file's own module, `super` its parent, for `mod.rs` and `x.rs` alike.
+            base = list(me)
             if p[0] == "self":
-                base = list(me)
                 p = p[1:]
             while p and p[0] == "super":
                 base = base[:-1]
