@@ -4,23 +4,8 @@
 //! columns (code points for text, UTF-16 code units for SARIF) at the edge, so renderers only
 //! read fields and compute nothing.
 
-use super::Rule;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+use super::rule::Rule;
+use super::severity::Severity;
 
 /// A byte range inside one file (`start..end`, `end` exclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -10,10 +10,12 @@ pub mod fingerprint;
 pub mod fsx;
 mod line_index;
 mod rule;
+mod severity;
 pub mod suggest;
 mod unicode;
 
-pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
+pub use diagnostic::{Diagnostic, Region, Span, Style};
 pub use line_index::LineIndex;
 pub use rule::{Precision, Rule};
+pub use severity::Severity;
 pub use unicode::{is_default_ignorable, is_hidden, is_ignorable, is_invisible};

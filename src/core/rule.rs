@@ -7,7 +7,7 @@
 //! macro lists the module's rules in its `RULES`. `hippo-packs rules`, docs/rules.md and the
 //! SARIF rule table all read these values; nothing else holds a rule's text.
 
-use super::Severity;
+use super::severity::Severity;
 use std::sync::OnceLock;
 
 /// How often a finding of the rule is a real problem (SARIF's `precision` property).

@@ -10,15 +10,17 @@ mod event;
 pub mod model;
 pub mod notes;
 pub mod render;
+mod session;
 pub mod stub;
 pub mod validate;
 
 pub use event::Event;
+pub use session::Session;
 
 use crate::model::transcript;
 use notes::Notes;
 use render::CallData;
-use transcript::{Tool, Turn};
+use transcript::Turn;
 
 /// The counts of one dreaming pass, as a fixture case's `[expect]` names them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -46,24 +48,6 @@ pub struct Pass {
     pub input_budget_bytes: u64,
     pub note_types: Vec<String>,
     pub note_paths: Vec<String>,
-}
-
-/// A declared session and its turns (ordinals numbered).
-#[derive(Debug, Clone)]
-pub struct Session {
-    pub id: String,
-    pub tool: Tool,
-    /// `notes/...` ids, as declared.
-    pub notes: Vec<String>,
-    pub handoff: String,
-    pub turns: Vec<Turn>,
-}
-
-impl Session {
-    /// The earliest timestamp of its turns.
-    pub fn first_time(&self) -> Option<i128> {
-        self.turns.iter().filter_map(|t| t.time).min()
-    }
 }
 
 /// One prompt sent to the reviewer: the pass call it reviews and the proposal's number among

@@ -2,7 +2,7 @@
 //! line and a `<<<END input>>>` line; a data line that starts with `<<<` is written with one space
 //! before it, so data can never close its own block.
 
-use super::Session;
+use super::session::Session;
 use crate::model::prompt::{CLOSING_INSTRUCTION, ends_with_closing_instruction, placeholders};
 use crate::model::transcript::{Role, Turn};
 

@@ -1,7 +1,7 @@
 //! Validation of a reply and of a reviewer's verdict (docs/testing-packs.md, "Validation" and
 //! "Review and application").
 
-use super::Session;
+use super::session::Session;
 use crate::core::is_invisible;
 use crate::rules::content;
 use serde_json::Value;
