@@ -61,17 +61,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
 
     // 2. Which of them the pull request touches, before 3. a shard's partition, so the match
     // sees every pack.
-    let mut entries: Vec<Entry> = found
-        .packs
-        .iter()
-        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
-        .chain(
-            blocked_reports(&found, gh)
-                .into_iter()
-                .map(|r| Entry::Blocked(Box::new(r))),
-        )
-        .collect();
-    entries.sort_by(|a, b| a.base().cmp(b.base()));
+    let entries = entries_of(&found, gh);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
@@ -130,6 +120,23 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     } else {
         Verdict::Passed
     })
+}
+
+/// The discovered packs and the folders discovery could not enter, in byte order of their
+/// repository-relative paths.
+fn entries_of(found: &discover::Found, gh: &GithubEnv) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = found
+        .packs
+        .iter()
+        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
+        .chain(
+            blocked_reports(found, gh)
+                .into_iter()
+                .map(|r| Entry::Blocked(Box::new(r))),
+        )
+        .collect();
+    entries.sort_by(|a, b| a.base().cmp(b.base()));
+    entries
 }
 
 /// A discovered pack (its folder and repository-relative path), or a folder discovery could not

@@ -118,21 +118,7 @@ impl Model for Command {
             let _ = (&mut stderr).take(64 * 1024).read_to_end(&mut buf);
             buf
         });
-        let deadline = Instant::now() + self.timeout;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() >= deadline => {
-                    kill(&mut child);
-                    break None;
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => {
-                    kill(&mut child);
-                    return Err(format!("cannot wait for {}: {e}", self.program));
-                }
-            }
-        };
+        let status = wait(&mut child, Instant::now() + self.timeout, &self.program)?;
         // The process group is gone (exited or killed), so the pipes close and these end.
         let _ = writer.join();
         let out = reader.join().unwrap_or_else(|_| Ok(Vec::new()));
@@ -158,6 +144,28 @@ impl Model for Command {
         }
         String::from_utf8(out)
             .map_err(|_| format!("{} answered text that is not UTF-8", self.program))
+    }
+}
+
+/// Waits for the child until `deadline`; past it, kills its process group and gives `None`.
+fn wait(
+    child: &mut std::process::Child,
+    deadline: Instant,
+    program: &str,
+) -> Result<Option<std::process::ExitStatus>, String> {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(Some(status)),
+            Ok(None) if Instant::now() >= deadline => {
+                kill(child);
+                return Ok(None);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => {
+                kill(child);
+                return Err(format!("cannot wait for {program}: {e}"));
+            }
+        }
     }
 }
 

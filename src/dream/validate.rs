@@ -86,6 +86,30 @@ pub fn validate(
         Some(n) if scope.notes.iter().any(|g| g == n) => n.to_string(),
         _ => return Err("3: note is not one of the notes given to this call".to_string()),
     };
+    let new = new_text(obj, &note, note_text, earlier)?;
+    let cited = evidence(obj, scope)?;
+    sources(&new, &cited, scope)?;
+    // 7. A reason.
+    let reason = match obj["reason"].as_str() {
+        Some(r) if !r.trim().is_empty() => r.to_string(),
+        _ => return Err("7: reason is not a non-empty string".to_string()),
+    };
+    Ok(Proposal {
+        note,
+        new,
+        evidence: cited,
+        reason,
+        change: item.to_string(),
+    })
+}
+
+/// Rule 4: `new` is non-empty, short, visible, not already in the note, not proposed before.
+fn new_text(
+    obj: &serde_json::Map<String, Value>,
+    note: &str,
+    note_text: &mut dyn FnMut(&str) -> String,
+    earlier: &[String],
+) -> Result<String, String> {
     // 4. new: non-empty, short, visible, not already there, not proposed before.
     let new = match obj["new"].as_str() {
         Some(s) if !s.trim().is_empty() => s.to_string(),
@@ -100,12 +124,20 @@ pub fn validate(
     if let Some(c) = new.chars().find(|c| is_invisible(*c)) {
         return Err(format!("4: new holds U+{:04X}", c as u32));
     }
-    if note_text(&note).contains(&new) {
+    if note_text(note).contains(&new) {
         return Err("4: the note already contains new".to_string());
     }
     if earlier.contains(&new) {
         return Err("4: an earlier proposal proposes the same text".to_string());
     }
+    Ok(new)
+}
+
+/// Rule 5: the evidence cites this call's sessions and their turns.
+fn evidence(
+    obj: &serde_json::Map<String, Value>,
+    scope: &CallScope<'_>,
+) -> Result<Vec<(String, usize)>, String> {
     // 5. Evidence: this call's sessions and their turns.
     let evidence = match &obj["evidence"] {
         Value::Array(items) if !items.is_empty() => items,
@@ -134,6 +166,12 @@ pub fn validate(
         }
         cited.push((session.to_string(), ordinal));
     }
+    Ok(cited)
+}
+
+/// Rule 6: every URL and shell-shaped text in `new` appears in what a cited turn's user or
+/// assistant wrote, not in tool output.
+fn sources(new: &str, cited: &[(String, usize)], scope: &CallScope<'_>) -> Result<(), String> {
     // 6. Every URL and shell-shaped text in new appears in what a cited turn's user or assistant
     // wrote, not in tool output.
     let own: Vec<&str> = cited
@@ -144,14 +182,14 @@ pub fn validate(
         })
         .map(|t| t.own_text.as_str())
         .collect();
-    for url in urls(&new) {
+    for url in urls(new) {
         if !own.iter().any(|t| t.contains(url)) {
             return Err(format!(
                 "6: the URL {url} is not in the user or assistant text of a cited turn"
             ));
         }
     }
-    for shell in shell_texts(&new) {
+    for shell in shell_texts(new) {
         let lower = shell.to_lowercase();
         if !own.iter().any(|t| t.to_lowercase().contains(&lower)) {
             return Err(format!(
@@ -159,18 +197,7 @@ pub fn validate(
             ));
         }
     }
-    // 7. A reason.
-    let reason = match obj["reason"].as_str() {
-        Some(r) if !r.trim().is_empty() => r.to_string(),
-        _ => return Err("7: reason is not a non-empty string".to_string()),
-    };
-    Ok(Proposal {
-        note,
-        new,
-        evidence: cited,
-        reason,
-        change: item.to_string(),
-    })
+    Ok(())
 }
 
 /// Every URL (`http://` or `https://` up to white space, quotes or brackets, without trailing

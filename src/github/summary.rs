@@ -145,8 +145,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// The summary, under [`BUDGET`] bytes.
-pub fn render(reports: &[PackReport], cx: &Context) -> String {
+/// The summary's title, totals table and notes.
+fn head(reports: &[PackReport], cx: &Context) -> String {
     let errors: usize = reports.iter().map(|r| r.errors()).sum();
     let warnings: usize = reports.iter().map(|r| r.warnings()).sum();
     let failed_cases: usize = reports.iter().map(|r| r.failed_cases()).sum();
@@ -176,7 +176,12 @@ pub fn render(reports: &[PackReport], cx: &Context) -> String {
     if !cx.notes.is_empty() {
         out.push('\n');
     }
+    out
+}
 
+/// The summary, under [`BUDGET`] bytes.
+pub fn render(reports: &[PackReport], cx: &Context) -> String {
+    let mut out = head(reports, cx);
     let problems: Vec<usize> = (0..reports.len())
         .filter(|&i| has_problem(&reports[i]))
         .collect();

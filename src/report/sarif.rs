@@ -51,8 +51,10 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
     text
 }
 
-fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a> {
-    let mut all: Vec<SarifResult<'a>> = Vec::new();
+/// Every result of the reports, in their order: findings, allowed warnings (dismissed), and
+/// the failures of failed cases.
+fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
+    let mut all: Vec<SarifResult<'_>> = Vec::new();
     for r in reports {
         for d in &r.diagnostics {
             all.push(result(r, d));
@@ -82,6 +84,11 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
             }
         }
     }
+    all
+}
+
+fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a> {
+    let all = all_results(reports);
     // Errors first, each kind in its order: GitHub keeps the first 5,000 results of a run, and
     // a run over the limit keeps the errors.
     let (errors, warnings): (Vec<_>, Vec<_>) = all.into_iter().partition(|r| r.level == "error");

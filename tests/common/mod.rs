@@ -1,6 +1,7 @@
 //! Helpers the report tests share: the binary, pack copies, the SARIF schema.
 #![allow(dead_code)]
 
+pub mod ci_env;
 pub mod standin;
 
 use std::path::{Path, PathBuf};
