@@ -48,11 +48,14 @@ pub fn explain(r: &Rule) -> String {
         out.push_str(&format!("security severity: {s}\n"));
     }
     out.push_str(&format!(
-        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\nReference: {}\n",
-        r.description,
-        r.help,
-        help_uri(r)
+        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\n",
+        r.description, r.help,
     ));
+    if r.id == rules::redaction::REDACTION.id {
+        out.push_str(&rules::redaction::kinds_text());
+        out.push('\n');
+    }
+    out.push_str(&format!("Reference: {}\n", help_uri(r)));
     out
 }
 
@@ -130,6 +133,17 @@ mod tests {
             err,
             "error no rule named no-such-ruleU+001B; `hippo-packs rules` lists them\n"
         );
+    }
+
+    #[test]
+    fn the_redaction_rule_lists_its_kinds() {
+        let text = render(Some("redaction")).unwrap();
+        assert!(text.contains("Kinds (the name in parentheses"), "{text}");
+        assert!(text.contains("  npm-access-token "), "{text}");
+        assert!(text.ends_with(&format!("Reference: {}\n", help_uri(&rules::redaction::REDACTION))));
+        // control: another rule lists no kinds
+        let other = render(Some("invisible-character")).unwrap();
+        assert!(!other.contains("Kinds ("));
     }
 
     #[test]

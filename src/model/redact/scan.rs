@@ -177,3 +177,23 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
         span: Span::new(start, end),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automaton keeps its SIMD prefilter (Teddy) only under 128 patterns, and every anchor
+    /// is at least 3 bytes long so the prefilter's fingerprints stay rare in ordinary text.
+    #[test]
+    fn the_anchors_fit_the_prefilter() {
+        let n = ANCHORS.patterns.len();
+        assert!(n < 128, "{n} patterns");
+        eprintln!("{n} patterns");
+        let short: Vec<&String> = ANCHORS.patterns.iter().filter(|p| p.len() < 3).collect();
+        assert!(short.is_empty(), "{short:?}");
+        // control: every row can be reached through one of them
+        for (row, d) in TABLE.iter().enumerate() {
+            assert!(ANCHORS.rows.iter().any(|r| r.contains(&row)), "{}", d.id);
+        }
+    }
+}

@@ -134,6 +134,17 @@ const fn scanner(
     }
 }
 
+/// Slack's tokens all start with `xox` (but app tokens): one anchor for all, each row's pattern
+/// tells them apart.
+const SLACK: &[&str] = &["xox"];
+/// An Azure client secret's digit and `Q~`, and a Twilio key's `SK` and first hex digit: every
+/// anchor is at least 3 bytes, so the automaton's prefilter stays selective.
+const AZURE: &[&str] = &["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"];
+const TWILIO: &[&str] = &[
+    "SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9", "SKa", "SKb", "SKc",
+    "SKd", "SKe", "SKf",
+];
+
 /// Google's published sample API keys (documentation and client samples).
 const GOOGLE_SAMPLES: &[u64] = &[
     0xc800bf2100a21c67,
@@ -190,8 +201,8 @@ pub static TABLE: &[Detector] = &[
         r"GOCSPX-[A-Za-z0-9_-]{28}", Url64, Entropy(3.0),
         "Google OAuth client secrets: GOCSPX- + 28"),
     Detector { shape: Shape::Token { pattern: r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        back: 4, stop: Azure, verify: Entropy(3.5) },
-        ..token("azure-ad-client-secret", "Azure", &["Q~"], "", Azure, Mixed,
+        back: 3, stop: Azure, verify: Entropy(3.5) },
+        ..token("azure-ad-client-secret", "Azure", AZURE, "", Azure, Mixed,
         "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more") },
     scanner("azure-storage-account-key", "Azure", &["AccountKey=", "SharedAccessKey="], false,
         context::azure_key, "AccountKey= / SharedAccessKey= of a connection string: 40 to 100 base64"),
@@ -231,23 +242,23 @@ pub static TABLE: &[Detector] = &[
         r"glcbt-[A-Za-z0-9]{1,5}_[A-Za-z0-9_-]{20,64}", Url64, Entropy(3.0), "glcbt- tokens"),
     token("gitlab-rrt", "GitLab", &["GR1348941"], r"GR1348941[A-Za-z0-9_-]{20}", Url64,
         Entropy(3.0), "runner registration tokens: GR1348941 + 20"),
-    token("slack-bot-token", "Slack", &["xoxb-"], r"xoxb-[0-9]{10,13}-[0-9]{10,13}-[A-Za-z0-9-]{12,64}",
+    token("slack-bot-token", "Slack", SLACK, r"xoxb-[0-9]{10,13}-[0-9]{10,13}-[A-Za-z0-9-]{12,64}",
         Url64, Entropy(3.0), "xoxb-<team>-<bot>-<secret>"),
-    token("slack-user-token", "Slack", &["xoxp-", "xoxe-"],
+    token("slack-user-token", "Slack", SLACK,
         r"xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}", Url64, Entropy(3.0),
         "xoxp-/xoxe- user tokens"),
     token("slack-app-token", "Slack", &["xapp-"], r"(?i:xapp)-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
         Word, Entropy(3.0), "xapp-1-... app-level tokens"),
-    token("slack-config-access-token", "Slack", &["xoxe.xox"],
+    token("slack-config-access-token", "Slack", SLACK,
         r"(?i:xoxe\.xox[bp]-[0-9]-[A-Z0-9]{163,166})", Word, Entropy(3.0),
         "xoxe.xoxb-/xoxe.xoxp- configuration tokens"),
-    token("slack-config-refresh-token", "Slack", &["xoxe-"], r"(?i:xoxe-[0-9]-[A-Z0-9]{146})",
+    token("slack-config-refresh-token", "Slack", SLACK, r"(?i:xoxe-[0-9]-[A-Z0-9]{146})",
         Word, Entropy(3.0), "xoxe-1-... configuration refresh tokens"),
-    token("slack-legacy-bot-token", "Slack", &["xoxb-"], r"xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}",
+    token("slack-legacy-bot-token", "Slack", SLACK, r"xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}",
         Word, Entropy(3.0), "legacy bot tokens"),
-    token("slack-legacy-workspace-token", "Slack", &["xoxa-", "xoxr-"],
+    token("slack-legacy-workspace-token", "Slack", SLACK,
         r"xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}", Word, Entropy(3.0), "legacy workspace tokens"),
-    token("slack-legacy-token", "Slack", &["xoxo-", "xoxs-"],
+    token("slack-legacy-token", "Slack", SLACK,
         r"xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]+", Word, Entropy(3.0), "legacy tokens"),
     scanner("slack-webhook-url", "Slack", &["hooks.slack.com/"], false, context::slack_webhook,
         "hooks.slack.com/services/... (the URL is the credential)"),
@@ -256,7 +267,7 @@ pub static TABLE: &[Detector] = &[
         "sk_/rk_ + live/test/prod + 16 or more (Stripe's documented test key is allowed)") },
     token("stripe-webhook-secret", "Stripe", &["whsec_"], r"whsec_[A-Za-z0-9+/=]{32,64}", Base64,
         Entropy(3.5), "webhook signing secrets: whsec_ + 32"),
-    token("twilio-api-key", "Twilio", &["SK"], r"SK[0-9a-fA-F]{32}", Word, Entropy(3.0),
+    token("twilio-api-key", "Twilio", TWILIO, r"SK[0-9a-fA-F]{32}", Word, Entropy(3.0),
         "Twilio API key sids: SK + 32 hex"),
     token("sendgrid-api-token", "SendGrid", &["SG."], r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
         Url64, Entropy(3.0), "SG.<22>.<43>"),
