@@ -1,9 +1,10 @@
-//! Redaction: a file that hippo's secret redaction would change (SPEC 3.7).
+//! Redaction: a file that hippo's secret redaction would change (docs/redaction.md).
 //!
 //! The detectors live in [`crate::model::redact`]; this rule asks them for the first match of every
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
-//! (the seed's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
+//! (as hippo's page "Writing a pack" writes `tests/.../x.jsonl: redaction would change it
+//! (<kind>)`) but located for SARIF.
 use crate::core::Rule;
 use crate::core::{Diagnostic, Severity};
 use crate::pack::Pack;

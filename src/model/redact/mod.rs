@@ -2,7 +2,7 @@
 //!
 //! [`redact`] replaces every match with `[REDACTED:<kind>]`; [`first_match`] stops at the first
 //! one (the `redaction` rule only needs to know whether, and where first, a file would change).
-//! Kinds carry the names gitleaks gives its rules (SPEC 3.7); docs/redaction.md lists them.
+//! Kinds carry the names gitleaks gives its rules where it has one; docs/redaction.md lists them.
 //!
 //! Cost: one pass of an Aho-Corasick automaton over the text finds the few anchors a secret can
 //! start with (or, for `generic-api-key`, the key names it is assigned to); only at an anchor

@@ -142,7 +142,8 @@ fn no_near_miss_is_flagged() {
     assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
 
-/// The seed's packs (copied into tests/) and this rule's good fixtures hold no secret.
+/// The example packs of hippo's page "Writing a pack" (copied into tests/) and this rule's good
+/// fixtures hold no secret.
 #[test]
 fn the_example_packs_hold_no_secret() {
     let root = env!("CARGO_MANIFEST_DIR");
