@@ -140,7 +140,10 @@ mod tests {
         let text = render(Some("redaction")).unwrap();
         assert!(text.contains("Kinds (the name in parentheses"), "{text}");
         assert!(text.contains("  npm-access-token "), "{text}");
-        assert!(text.ends_with(&format!("Reference: {}\n", help_uri(&rules::redaction::REDACTION))));
+        assert!(text.ends_with(&format!(
+            "Reference: {}\n",
+            help_uri(&rules::redaction::REDACTION)
+        )));
         // control: another rule lists no kinds
         let other = render(Some("invisible-character")).unwrap();
         assert!(!other.contains("Kinds ("));

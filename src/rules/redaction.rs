@@ -30,7 +30,10 @@ pub fn kinds_text() -> String {
     let family = kinds.iter().map(|k| k.family.len()).max().unwrap_or(0);
     let mut out = String::from("Kinds (the name in parentheses; docs/redaction.md):\n");
     for k in &kinds {
-        out.push_str(&format!("  {:id$}  {:family$}  {}\n", k.id, k.family, k.what));
+        out.push_str(&format!(
+            "  {:id$}  {:family$}  {}\n",
+            k.id, k.family, k.what
+        ));
     }
     out
 }
@@ -64,8 +67,16 @@ mod tests {
     #[test]
     fn kinds_are_listed_once_each() {
         let text = kinds_text();
-        for id in ["private-key", "github-pat", "pypi-upload-token", "generic-api-key"] {
-            let lines = text.lines().filter(|l| l.trim_start().starts_with(&format!("{id} "))).count();
+        for id in [
+            "private-key",
+            "github-pat",
+            "pypi-upload-token",
+            "generic-api-key",
+        ] {
+            let lines = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with(&format!("{id} ")))
+                .count();
             assert_eq!(lines, 1, "{id} in\n{text}");
         }
         // control: a kind that does not exist is not listed

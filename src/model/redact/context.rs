@@ -170,7 +170,15 @@ fn scheme(hay: &[u8], mut j: usize) -> Found {
     j = skip(j + 1);
     let word_end = run_end(hay, j, 16, |b| b.is_ascii_alphabetic() || b == b'-');
     let word = hay[j..word_end].to_ascii_lowercase();
-    const SCHEMES: &[&[u8]] = &[b"token", b"bot", b"api-token", b"apikey", b"api-key", b"ssws", b"key"];
+    const SCHEMES: &[&[u8]] = &[
+        b"token",
+        b"bot",
+        b"api-token",
+        b"apikey",
+        b"api-key",
+        b"ssws",
+        b"key",
+    ];
     if !SCHEMES.contains(&word.as_slice()) {
         return None;
     }
@@ -202,11 +210,45 @@ fn basic(hay: &[u8], i: usize) -> Found {
 /// Passwords that documentation writes in place of one.
 pub fn is_password_placeholder(p: &[u8]) -> bool {
     const WORDS: &[&str] = &[
-        "pass", "password", "passwd", "pwd", "pw", "secret", "mypassword", "mysecret",
-        "pass123", "password123", "token", "apikey", "api_key", "hunter2", "p@ssw0rd",
-        "p@ssword", "admin", "root", "test", "guest", "foo", "bar", "baz", "qux", "foobar",
-        "opensesame", "open sesame", "letmein", "secret1", "secret123", "s3cret", "abc123",
-        "user", "username", "pass1234", "example", "sample", "dummy", "changeit",
+        "pass",
+        "password",
+        "passwd",
+        "pwd",
+        "pw",
+        "secret",
+        "mypassword",
+        "mysecret",
+        "pass123",
+        "password123",
+        "token",
+        "apikey",
+        "api_key",
+        "hunter2",
+        "p@ssw0rd",
+        "p@ssword",
+        "admin",
+        "root",
+        "test",
+        "guest",
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "foobar",
+        "opensesame",
+        "open sesame",
+        "letmein",
+        "secret1",
+        "secret123",
+        "s3cret",
+        "abc123",
+        "user",
+        "username",
+        "pass1234",
+        "example",
+        "sample",
+        "dummy",
+        "changeit",
     ];
     p.len() < 4 || is_placeholder(p) || WORDS.iter().any(|w| p.eq_ignore_ascii_case(w.as_bytes()))
 }

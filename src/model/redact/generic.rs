@@ -59,20 +59,60 @@ pub fn name_parts(name: &[u8]) -> Vec<String> {
 }
 
 const SECRET: &[&str] = &[
-    "token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "credentials",
-    "creds", "apikey", "accesskey", "secretkey", "privatekey", "authtoken", "accesstoken",
-    "refreshtoken", "clientsecret",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
+    "credential",
+    "credentials",
+    "creds",
+    "apikey",
+    "accesskey",
+    "secretkey",
+    "privatekey",
+    "authtoken",
+    "accesstoken",
+    "refreshtoken",
+    "clientsecret",
 ];
 const KEY_OF: &[&str] = &[
-    "api", "access", "secret", "private", "signing", "encryption", "master", "client", "app",
-    "service", "account", "license", "auth", "session", "shared", "webhook", "consumer",
-    "subscription", "admin",
+    "api",
+    "access",
+    "secret",
+    "private",
+    "signing",
+    "encryption",
+    "master",
+    "client",
+    "app",
+    "service",
+    "account",
+    "license",
+    "auth",
+    "session",
+    "shared",
+    "webhook",
+    "consumer",
+    "subscription",
+    "admin",
 ];
 /// Words before the secret word that make it public or not a credential: `csrf_token`,
 /// `next_page_token`, `public_key`, `token_id`-like names end elsewhere anyway.
 const PUBLIC: &[&str] = &[
-    "csrf", "xsrf", "authenticity", "page", "next", "continuation", "cursor", "public",
-    "publishable", "sync", "idempotency", "trace",
+    "csrf",
+    "xsrf",
+    "authenticity",
+    "page",
+    "next",
+    "continuation",
+    "cursor",
+    "public",
+    "publishable",
+    "sync",
+    "idempotency",
+    "trace",
 ];
 
 /// Whether a name says its value is a secret, and whether it says the value has symbols
@@ -121,7 +161,9 @@ fn kind_of(name: &[u8]) -> &'static str {
     let parts = name_parts(name);
     NAMED
         .iter()
-        .find(|(p, _, _)| parts.iter().any(|q| q == p) || (*p == "cohere" && parts == ["co", "api", "key"]))
+        .find(|(p, _, _)| {
+            parts.iter().any(|q| q == p) || (*p == "cohere" && parts == ["co", "api", "key"])
+        })
         .map_or("generic-api-key", |&(_, kind, _)| kind)
 }
 
@@ -316,7 +358,10 @@ mod tests {
             "next_page_token",
             "public_key",
         ] {
-            assert!(secret_name(n.as_bytes()).is_none(), "{n} does not name a secret");
+            assert!(
+                secret_name(n.as_bytes()).is_none(),
+                "{n} does not name a secret"
+            );
         }
         assert_eq!(secret_name(b"DB_PASSWORD"), Some(true));
         assert_eq!(secret_name(b"api_key"), Some(false));

@@ -54,7 +54,8 @@ fn body(hay: &[u8], mut k: usize) -> Body {
         }
         if hay[k..].starts_with(b"-----END") {
             let from = k + 8;
-            b.end_line = find(&hay[from..hay.len().min(from + 100)], b"-----").map(|c| from + c + 5);
+            b.end_line =
+                find(&hay[from..hay.len().min(from + 100)], b"-----").map(|c| from + c + 5);
             break;
         }
         let line_start = k;
@@ -99,6 +100,9 @@ fn structured(head: &[u8]) -> bool {
 /// entropy, or at least 40 that decode to a key's fixed structure (an OpenSSH key's first line
 /// is low in entropy), to its `-----END ...-----` line (or the end of the body).
 pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
+    if !hay.get(i..)?.starts_with(b"-----BEGIN") {
+        return None;
+    }
     let label_start = i + "-----BEGIN".len();
     let label_end = label_start
         + find(

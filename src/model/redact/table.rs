@@ -139,7 +139,9 @@ const fn scanner(
 const SLACK: &[&str] = &["xox"];
 /// An Azure client secret's digit and `Q~`, and a Twilio key's `SK` and first hex digit: every
 /// anchor is at least 3 bytes, so the automaton's prefilter stays selective.
-const AZURE: &[&str] = &["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"];
+const AZURE: &[&str] = &[
+    "0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~",
+];
 const TWILIO: &[&str] = &[
     "SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9", "SKa", "SKb", "SKc",
     "SKd", "SKe", "SKf",
@@ -180,6 +182,8 @@ use Verify::*;
 
 /// Every row, most specific first: when two matches start at the same byte, the earlier row
 /// wins (`GITHUB_TOKEN="ghp_..."` is a `github-pat`, `sk-or-v1-...` an OpenRouter key).
+/// Written one row to a few lines, as a table reads (rustfmt would spread each over ten).
+#[rustfmt::skip]
 pub static TABLE: &[Detector] = &[
     scanner("private-key", "private keys", &["-----BEGIN"], false, keys::pem,
         "-----BEGIN ... PRIVATE KEY----- with a key's body (or an OpenSSH key's header line), to its END line"),

@@ -26,13 +26,29 @@ fn private_keys(r: &mut Rng, v: &mut Vec<Case>) {
     const F: &str = "private keys";
     let begin = |label: &str| format!("-----{} {label}-----", "BEGIN");
     let end = |label: &str| format!("-----{} {label}-----", "END");
-    for label in ["RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY"] {
+    for label in [
+        "RSA PRIVATE KEY",
+        "PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+    ] {
         let key = format!("{}\n{}\n{}", begin(label), pem_body(r, 6, "\n"), end(label));
         v.push(pos(F, "private-key", "Key file:\n", key, "\nend of file\n"));
     }
     let label = "OPENSSH PRIVATE KEY";
-    let key = format!("{}\\n{}\\n{}", begin(label), pem_body(r, 4, "\\n"), end(label));
-    v.push(pos(F, "private-key", r#"{"type": "user", "message": {"content": "here: "#, key, r#"\n"}}"#));
+    let key = format!(
+        "{}\\n{}\\n{}",
+        begin(label),
+        pem_body(r, 4, "\\n"),
+        end(label)
+    );
+    v.push(pos(
+        F,
+        "private-key",
+        r#"{"type": "user", "message": {"content": "here: "#,
+        key,
+        r#"\n"}}"#,
+    ));
     let key = format!(
         "{}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,{}\n\n{}\n{}",
         begin("RSA PRIVATE KEY"),
@@ -50,7 +66,13 @@ fn private_keys(r: &mut Rng, v: &mut Vec<Case>) {
     v.push(pos(F, "private-key", "", key, ""));
     // a key cut before its END line still has its body redacted
     let key = format!("{}\n{}", begin("PRIVATE KEY"), pem_body(r, 3, "\n"));
-    v.push(pos(F, "private-key", "", key, "\n\nand then the note went on."));
+    v.push(pos(
+        F,
+        "private-key",
+        "",
+        key,
+        "\n\nand then the note went on.",
+    ));
     // an OpenSSH key whose body is only its fixed, low-entropy first line
     let mut raw = b"openssh-key-v1\0".to_vec();
     for part in [&b"none"[..], b"none", b""] {
@@ -63,8 +85,19 @@ fn private_keys(r: &mut Rng, v: &mut Vec<Case>) {
     let key = format!("{}\n{line}\n{}", begin(label), end(label));
     v.push(pos(F, "private-key", "id_ed25519:\n", key, "\n"));
     // a PEM block wrapped in base64, as a Kubernetes secret holds it
-    let pem = format!("{}\n{}\n{}\n", begin("RSA PRIVATE KEY"), pem_body(r, 8, "\n"), end("RSA PRIVATE KEY"));
-    v.push(pos(F, "private-key", "data:\n  tls.key: ", b64_encode(pem.as_bytes(), false), "\n"));
+    let pem = format!(
+        "{}\n{}\n{}\n",
+        begin("RSA PRIVATE KEY"),
+        pem_body(r, 8, "\n"),
+        end("RSA PRIVATE KEY")
+    );
+    v.push(pos(
+        F,
+        "private-key",
+        "data:\n  tls.key: ",
+        b64_encode(pem.as_bytes(), false),
+        "\n",
+    ));
 }
 
 fn urls(r: &mut Rng, v: &mut Vec<Case>) {
@@ -81,12 +114,30 @@ fn urls(r: &mut Rng, v: &mut Vec<Case>) {
         ("ldap", "cn=admin", "ldap.example.com"),
     ] {
         let pw = r.mixed(&alnum(), 18);
-        v.push(pos(F, "url-credentials", &format!("DATABASE_URL={scheme}://{user}:"), pw, &format!("@{host}\n")));
+        v.push(pos(
+            F,
+            "url-credentials",
+            &format!("DATABASE_URL={scheme}://{user}:"),
+            pw,
+            &format!("@{host}\n"),
+        ));
     }
     let pw = format!("hunter{}", r.pick(DIGITS, 3));
-    v.push(pos(F, "url-credentials", "clone https://ada:", pw, "@example.com/repo"));
+    v.push(pos(
+        F,
+        "url-credentials",
+        "clone https://ada:",
+        pw,
+        "@example.com/repo",
+    ));
     let pw = symbols_from(r, 14, "!*~^$");
-    v.push(pos(F, "url-credentials", "amqps://rabbit:", pw, "@broker.example.com/vhost"));
+    v.push(pos(
+        F,
+        "url-credentials",
+        "amqps://rabbit:",
+        pw,
+        "@broker.example.com/vhost",
+    ));
 }
 
 fn headers(r: &mut Rng, v: &mut Vec<Case>) {
@@ -94,22 +145,52 @@ fn headers(r: &mut Rng, v: &mut Vec<Case>) {
     const K: &str = "authorization-header";
     for _ in 0..2 {
         let t = r.mixed(&format!("{}._-", alnum()), 40);
-        v.push(pos(F, K, "curl -H \"Authorization: Bearer ", t, "\" https://api.example.com"));
+        v.push(pos(
+            F,
+            K,
+            "curl -H \"Authorization: Bearer ",
+            t,
+            "\" https://api.example.com",
+        ));
         let creds = format!("deploy:{}", r.mixed(&alnum(), 16));
-        v.push(pos(F, K, "Authorization: Basic ", b64_encode(creds.as_bytes(), false), "\r\n"));
+        v.push(pos(
+            F,
+            K,
+            "Authorization: Basic ",
+            b64_encode(creds.as_bytes(), false),
+            "\r\n",
+        ));
     }
     let t = r.mixed(&alnum(), 32);
-    v.push(pos(F, K, r#"{"headers": {"authorization": "bearer "#, t, r#""}}"#));
+    v.push(pos(
+        F,
+        K,
+        r#"{"headers": {"authorization": "bearer "#,
+        t,
+        r#""}}"#,
+    ));
     let t = r.pick(HEX, 40);
     v.push(pos(F, K, "Authorization: Token ", t, "\n"));
     let t = r.mixed(&alnum(), 32);
-    v.push(pos(F, K, "headers = {\"Authorization\": \"Api-Token ", t, "\"}"));
+    v.push(pos(
+        F,
+        K,
+        "headers = {\"Authorization\": \"Api-Token ",
+        t,
+        "\"}",
+    ));
     let t = r.pick(HEX, 32);
     v.push(pos(F, "generic-api-key", "Api-Token: ", t, "\r\n"));
     let t = r.mixed(&alnum(), 40);
     v.push(pos(F, "generic-api-key", "-H 'X-Api-Key: ", t, "'"));
     let creds = format!("{}:{}", r.pick(LOWER, 6), symbol_password(r, 12));
-    v.push(pos(F, K, "Authorization: Basic ", b64_encode(creds.as_bytes(), false), "\n"));
+    v.push(pos(
+        F,
+        K,
+        "Authorization: Basic ",
+        b64_encode(creds.as_bytes(), false),
+        "\n",
+    ));
 }
 
 fn assignments(r: &mut Rng, v: &mut Vec<Case>) {
@@ -122,7 +203,10 @@ fn assignments(r: &mut Rng, v: &mut Vec<Case>) {
         ("secret_key_base: ", "\n"),
         ("  apiKey: '", "'\n"),
         ("const accessToken = `", "`;\n"),
-        (r#"{"content": "set \"api_key\": \""#, r#"\" in the config"}"#),
+        (
+            r#"{"content": "set \"api_key\": \""#,
+            r#"\" in the config"}"#,
+        ),
         ("spring.datasource.password=", "\n"),
         ("auth_token := \"", "\"\n"),
         ("[service]\nsigning_key = \"", "\"\n"),
@@ -136,7 +220,10 @@ fn assignments(r: &mut Rng, v: &mut Vec<Case>) {
         ("password = \"", "\"\n"),
         ("DB_PASSWORD=", "\n"),
         ("  passphrase: '", "'\n"),
-        ("Server=tcp:db.example.net,1433;Database=app;User ID=app;Password=", ";Encrypt=true;"),
+        (
+            "Server=tcp:db.example.net,1433;Database=app;User ID=app;Password=",
+            ";Encrypt=true;",
+        ),
         ("Host=pg;Username=app;Pwd=", ";"),
         ("SECRET_KEY=", "\n"),
     ] {
@@ -147,25 +234,90 @@ fn assignments(r: &mut Rng, v: &mut Vec<Case>) {
 
 fn named(r: &mut Rng, v: &mut Vec<Case>) {
     let key = r.mixed(&b64(), 40);
-    v.push(pos("AWS", "aws-secret-access-key", "aws_secret_access_key = ", key, "\n"));
+    v.push(pos(
+        "AWS",
+        "aws-secret-access-key",
+        "aws_secret_access_key = ",
+        key,
+        "\n",
+    ));
     let key = r.mixed(&alnum(), 40);
-    v.push(pos("Cohere", "cohere-api-token", "COHERE_API_KEY=", key, "\n"));
+    v.push(pos(
+        "Cohere",
+        "cohere-api-token",
+        "COHERE_API_KEY=",
+        key,
+        "\n",
+    ));
     let key = r.mixed(&alnum(), 40);
-    v.push(pos("Cohere", "cohere-api-token", "co = cohere.Client(api_key=None)\nCO_API_KEY = \"", key, "\"\n"));
+    v.push(pos(
+        "Cohere",
+        "cohere-api-token",
+        "co = cohere.Client(api_key=None)\nCO_API_KEY = \"",
+        key,
+        "\"\n",
+    ));
     let key = r.mixed(&alnum(), 32);
-    v.push(pos("Mistral", "mistral-api-key", "MISTRAL_API_KEY=\"", key, "\"\n"));
+    v.push(pos(
+        "Mistral",
+        "mistral-api-key",
+        "MISTRAL_API_KEY=\"",
+        key,
+        "\"\n",
+    ));
     let key = r.mixed(&alnum(), 32);
-    v.push(pos("Mistral", "mistral-api-key", "{\"mistral_api_key\": \"", key, "\"}"));
+    v.push(pos(
+        "Mistral",
+        "mistral-api-key",
+        "{\"mistral_api_key\": \"",
+        key,
+        "\"}",
+    ));
     let key = r.pick(HEX, 64);
-    v.push(pos("Together", "togetherai-api-key", "TOGETHER_API_KEY=", key, "\n"));
+    v.push(pos(
+        "Together",
+        "togetherai-api-key",
+        "TOGETHER_API_KEY=",
+        key,
+        "\n",
+    ));
     let key = r.pick(HEX, 32);
-    v.push(pos("Twilio", "twilio-auth-token", "TWILIO_AUTH_TOKEN=", key, "\n"));
+    v.push(pos(
+        "Twilio",
+        "twilio-auth-token",
+        "TWILIO_AUTH_TOKEN=",
+        key,
+        "\n",
+    ));
     let key = r.pick(HEX, 32);
-    v.push(pos("Linear", "linear-client-secret", "LINEAR_CLIENT_SECRET=", key, "\n"));
+    v.push(pos(
+        "Linear",
+        "linear-client-secret",
+        "LINEAR_CLIENT_SECRET=",
+        key,
+        "\n",
+    ));
     let id = b64_encode(r.pick(DIGITS, 18).as_bytes(), true);
-    let token = format!("{id}.{}{}.{}", r.pick(DIGITS, 1), r.mixed(&url64(), 5), r.mixed(&url64(), 38));
-    v.push(pos("Discord", "discord-api-token", "DISCORD_BOT_TOKEN=", token.clone(), "\n"));
-    v.push(pos("Discord", "authorization-header", "Authorization: Bot ", token, "\n"));
+    let token = format!(
+        "{id}.{}{}.{}",
+        r.pick(DIGITS, 1),
+        r.mixed(&url64(), 5),
+        r.mixed(&url64(), 38)
+    );
+    v.push(pos(
+        "Discord",
+        "discord-api-token",
+        "DISCORD_BOT_TOKEN=",
+        token.clone(),
+        "\n",
+    ));
+    v.push(pos(
+        "Discord",
+        "authorization-header",
+        "Authorization: Bot ",
+        token,
+        "\n",
+    ));
     let jwts = [
         r#"{"alg":"HS256","typ":"JWT"}"#,
         r#"{"alg":"RS256","kid":"k1","typ":"JWT"}"#,
@@ -174,7 +326,13 @@ fn named(r: &mut Rng, v: &mut Vec<Case>) {
     for header in jwts {
         v.push(pos("JWT", "jwt", "session=", jwt(r, header), "; Path=/"));
     }
-    v.push(pos("JWT", "jwt", "the token was ", jwt(r, r#"{"alg":"HS512"}"#), ". It expired."));
+    v.push(pos(
+        "JWT",
+        "jwt",
+        "the token was ",
+        jwt(r, r#"{"alg":"HS512"}"#),
+        ". It expired.",
+    ));
 }
 
 pub fn positives() -> Vec<Case> {

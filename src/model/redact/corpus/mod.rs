@@ -20,7 +20,13 @@ pub struct Case {
     pub secret: String,
 }
 
-pub fn pos(family: &'static str, kind: &'static str, before: &str, secret: String, after: &str) -> Case {
+pub fn pos(
+    family: &'static str,
+    kind: &'static str,
+    before: &str,
+    secret: String,
+    after: &str,
+) -> Case {
     Case {
         family,
         kind: Some(kind),
@@ -174,9 +180,18 @@ pub fn export(dir: &std::path::Path) -> std::io::Result<usize> {
         let slug: String = c
             .family
             .chars()
-            .map(|ch| if ch.is_ascii_alphanumeric() { ch.to_ascii_lowercase() } else { '-' })
+            .map(|ch| {
+                if ch.is_ascii_alphanumeric() {
+                    ch.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
             .collect();
-        let file = format!("{slug}/{}-{n:03}.txt", if c.kind.is_some() { "pos" } else { "near" });
+        let file = format!(
+            "{slug}/{}-{n:03}.txt",
+            if c.kind.is_some() { "pos" } else { "near" }
+        );
         let path = dir.join(&file);
         std::fs::create_dir_all(path.parent().expect("a file has a folder"))?;
         std::fs::write(&path, format!("{}\n", c.text))?;
