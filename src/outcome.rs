@@ -38,7 +38,7 @@ pub struct PackReport {
     pub kind: Option<Kind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
-    /// Sorted as SPEC 2 orders them.
+    /// Sorted as docs/ordering.md orders them.
     pub diagnostics: Vec<Diagnostic>,
     /// `test` only: the cases run (empty when validation failed).
     pub cases: Vec<CaseResult>,

@@ -5,7 +5,7 @@
 //! `args` (one line of arguments, default `check pack`), `code` (the exit code; default 1 for
 //! `bad*` variants, 0 for `good*`), and `setup` (a bash script run in a temporary copy of the
 //! variant before the command, for what git cannot store: links, FIFOs, sparse files, odd names;
-//! `$BASE` names `tests/packs/`, where the seed's good pack `decision-log` is, to copy and break).
+//! `$BASE` names `tests/packs/`, where the page's good pack `decision-log` is, to copy and break).
 //! `UPDATE_EXPECTED=1 cargo test --test fixtures` rewrites the `expected` files.
 mod common;
 

@@ -278,11 +278,20 @@ fn over_the_limit_errors_are_kept_first_and_the_drop_is_said() {
     let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
     let note = notes[0]["message"]["text"].as_str().unwrap();
     assert!(note.starts_with("3 of 8 results were left out"), "{note}");
-    // Under the limit: nothing dropped, nothing said, the order kept.
+    // Under the limit: nothing dropped, nothing said, errors first as over it.
     let s = sarif::render_limited(&reports, "hippo-packs", 8);
     let log = valid_sarif(&s);
-    assert_eq!(results(&log).len(), 8);
-    assert_eq!(results(&log)[1]["level"], "warning");
+    let levels: Vec<&str> = results(&log)
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        levels,
+        ["error"; 4]
+            .into_iter()
+            .chain(["warning"; 4])
+            .collect::<Vec<_>>()
+    );
     assert!(
         log["runs"][0]["invocations"][0]
             .get("toolExecutionNotifications")

@@ -1,4 +1,4 @@
-//! The seed's good pack, with one file replaced by the fuzzer's bytes, checked in memory.
+//! The good pack of hippo's page "Writing a pack", with one file replaced by the fuzzer's bytes, checked in memory.
 
 macro_rules! good {
     ($p:literal) => {

@@ -5,10 +5,12 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod commit;
 mod discover;
 mod gate;
 mod net;
 mod output;
+mod sarif_path;
 mod settings;
 mod upload;
 
@@ -17,6 +19,7 @@ use std::path::Path;
 
 pub use discover::discover;
 pub use gate::fails;
+pub use sarif_path::refusal as sarif_file_refusal;
 pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
 use crate::github::command::{Level, Log};
@@ -38,25 +41,27 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
 
-    // 1. The packs.
-    let dirs = match discover(&s.root) {
+    // 1. The packs, and the folders discovery could not enter (each an error).
+    let found = match discover(&s.root) {
         Ok(d) => d,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
             say(out, &log.annotate(Level::Error, "ci", &msg))?;
-            Vec::new()
+            discover::Found::default()
         }
     };
-    if dirs.is_empty() {
+    if found.packs.is_empty() && found.blocked.is_empty() {
         no_pack(s, gh, &log, out)?;
         return Ok(Verdict::Failed);
     }
 
     // 2. Check, and test what has no error.
-    let mut reports = run_packs(&dirs, s)?;
+    let mut reports = run_packs(&found.packs, s)?;
     for r in &mut reports {
         r.uri_base = discover::uri_base(&r.dir, gh.workspace.as_deref());
     }
+    reports.extend(blocked_reports(&found, gh));
+    reports.sort_by(|a, b| a.uri_base.cmp(&b.uri_base));
 
     // 3. The SARIF file.
     let sarif = report::sarif::render(&reports, &s.category);
@@ -111,10 +116,37 @@ fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
     }
 }
 
+/// A folder discovery could not enter, as a report of its own holding one error: it is counted,
+/// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
+/// request touches a file under it (docs/action.md, "Finds the packs").
+fn blocked_reports(found: &discover::Found, gh: &GithubEnv) -> Vec<PackReport> {
+    use crate::rules::{layout, paths};
+    found
+        .blocked
+        .iter()
+        .map(|(dir, path, why)| {
+            let rule = match why {
+                discover::Blocked::NotUtf8 => &paths::NAME_NOT_UTF8,
+                discover::Blocked::Link => &layout::SYMBOLIC_LINK,
+                discover::Blocked::TooDeep | discover::Blocked::Unreadable(_) => {
+                    &layout::UNREADABLE
+                }
+            };
+            let msg = format!("{dir}: {}", why.message());
+            PackReport {
+                dir: dir.clone(),
+                uri_base: discover::entry_uri_base(path, gh.workspace.as_deref()),
+                diagnostics: vec![crate::core::Diagnostic::pack(rule, msg)],
+                ..PackReport::default()
+            }
+        })
+        .collect()
+}
+
 /// No pack under the root: the error, the summary and the outputs say so.
 fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyhow::Result<()> {
     let msg = format!(
-        "no pack found under {}: no folder there holds a pack.toml (dot-folders, target/ and node_modules/ are not searched)",
+        "no pack found under {}: no folder there holds a pack.toml (every folder but .git is searched)",
         s.root
     );
     say(out, &log.annotate(Level::Error, "ci", &msg))?;

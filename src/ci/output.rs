@@ -63,13 +63,15 @@ pub fn annotations(reports: &[PackReport]) -> String {
     errors + &rest
 }
 
-/// Writes a file, creating its folder.
+/// Writes a report file, creating its folder; a link at the destination is replaced, never
+/// followed (`core::fsx::write_atomic`).
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
-    std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    crate::core::fsx::write_atomic(path, bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {

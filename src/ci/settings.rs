@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::commit::{self, Given};
 use crate::github::env::{self, GithubEnv};
 
 /// An input that takes one word of a fixed set (matched without regard to case).
@@ -26,6 +27,11 @@ pub trait Choice: Copy + PartialEq + 'static {
             .map(|(_, _, v)| *v)
     }
 }
+
+/// Where the SARIF file goes unless `sarif-file` says otherwise: a dot-folder of the workspace,
+/// which the page's walk skips, so a pack at the repository root never finds it in itself
+/// (docs/action.md).
+pub const DEFAULT_SARIF_FILE: &str = ".hippo-packs/hippo-packs.sarif";
 
 /// Whether to upload the SARIF to code scanning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +106,8 @@ pub struct Flags {
     pub fail_on: Option<FailOn>,
     pub scope: Option<Scope>,
     pub token: Option<String>,
+    pub git_ref: Option<String>,
+    pub sha: Option<String>,
     pub http_timeout: u64,
     pub upload_wait: u64,
 }
@@ -115,6 +123,10 @@ pub struct Settings {
     pub fail_on: FailOn,
     pub scope: Scope,
     pub token: Option<String>,
+    /// The `ref` and `sha` inputs: where the upload goes instead of the checkout's commit.
+    pub target: Given,
+    /// When the run began: the upload's `started_at`.
+    pub started_at: chrono::DateTime<chrono::Utc>,
     pub http_timeout: Duration,
     pub upload_wait: Duration,
 }
@@ -177,7 +189,7 @@ impl Settings {
             root: text(flags.root, "path").unwrap_or_else(|| ".".to_string()),
             test: input(flags.test, get, "test", boolean, "true or false")?.unwrap_or(true),
             sarif_file: text(flags.sarif_file, "sarif-file")
-                .unwrap_or_else(|| "hippo-packs.sarif".to_string()),
+                .unwrap_or_else(|| DEFAULT_SARIF_FILE.to_string()),
             upload: choice(flags.upload, get, "upload")?.unwrap_or(UploadMode::Auto),
             category: text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string()),
             fail_on: choice(flags.fail_on, get, "fail-on")?.unwrap_or(FailOn::Error),
@@ -186,6 +198,8 @@ impl Settings {
                 .token
                 .filter(|t| !t.trim().is_empty())
                 .or_else(|| env::input(get, "token")),
+            target: commit::given(text(flags.git_ref, "ref"), text(flags.sha, "sha"))?,
+            started_at: chrono::Utc::now(),
             http_timeout: Duration::from_secs(flags.http_timeout.max(1)),
             upload_wait: Duration::from_secs(flags.upload_wait),
         })
@@ -236,7 +250,7 @@ mod tests {
         assert_eq!(s.root, "packs");
         assert!(!s.test);
         assert_eq!(s.scope, Scope::Changed, "pull requests default to changed");
-        assert_eq!(s.sarif_file, "hippo-packs.sarif");
+        assert_eq!(s.sarif_file, ".hippo-packs/hippo-packs.sarif");
         let push = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
         assert_eq!(push.scope, Scope::All);
         assert_eq!(push.upload, UploadMode::Auto);

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::commit;
 use super::net::Net;
 use super::output::say;
 use super::settings::{Settings, UploadMode};
@@ -84,6 +85,21 @@ pub fn upload(
         }
         return Ok(step.done);
     }
+    let commit = match commit::target(&s.target, gh) {
+        Ok(c) => c,
+        Err(why) if step.required => {
+            step.problem(format!("cannot upload: {why}"))?;
+            return Ok(step.done);
+        }
+        Err(why) => {
+            step.notice(format!("not uploaded: {why}"))?;
+            return Ok(step.done);
+        }
+    };
+    step.note(format!(
+        "upload: commit {} on {} (from {})",
+        commit.sha, commit.git_ref, commit.how
+    ))?;
     let (encoded, gz_len) = upload::encode(sarif)?;
     if gz_len > upload::MAX_GZIPPED {
         step.problem(format!(
@@ -92,7 +108,7 @@ pub fn upload(
         ))?;
         return Ok(step.done);
     }
-    send(&mut step, encoded, s, gh, net)?;
+    send(&mut step, encoded, &commit, s, gh, net)?;
     Ok(step.done)
 }
 
@@ -101,8 +117,6 @@ fn missing_context(s: &Settings, gh: &GithubEnv) -> Vec<&'static str> {
     [
         ("token", s.token.is_none()),
         ("GITHUB_REPOSITORY", gh.owner_repo().is_none()),
-        ("GITHUB_SHA", gh.sha.is_none()),
-        ("GITHUB_REF", gh.git_ref.is_none()),
     ]
     .into_iter()
     .filter_map(|(n, m)| m.then_some(n))
@@ -113,6 +127,7 @@ fn missing_context(s: &Settings, gh: &GithubEnv) -> Vec<&'static str> {
 fn send(
     step: &mut Step<'_>,
     encoded: String,
+    commit: &commit::Target,
     s: &Settings,
     gh: &GithubEnv,
     net: &mut Net,
@@ -121,8 +136,9 @@ fn send(
     let target = upload::Target {
         owner: owner.to_string(),
         repo: repo.to_string(),
-        commit_sha: gh.sha.clone().unwrap_or_default(),
-        git_ref: gh.git_ref.clone().unwrap_or_default(),
+        commit_sha: commit.sha.clone(),
+        git_ref: commit.git_ref.clone(),
+        started_at: s.started_at,
         checkout_uri: gh
             .workspace
             .as_ref()
@@ -184,9 +200,15 @@ fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> a
             } else {
                 errors.join("; ")
             };
-            step.problem(format!(
-                "code scanning failed to process SARIF {id}: {errs}"
-            ))
+            let msg = format!("code scanning failed to process SARIF {id}: {errs}");
+            if step.required {
+                step.problem(msg)
+            } else {
+                // `auto`: the verdict stands, but a failed processing is worth a warning.
+                say(step.out, &step.log.annotate(Level::Warning, "upload", &msg))?;
+                step.done.notes.push(format!("upload: {msg}"));
+                Ok(())
+            }
         }
     }
 }

@@ -3,8 +3,9 @@
 
 use clap::builder::{PossibleValue, TypedValueParser};
 
-use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout};
+use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout, print};
 use crate::ci::{Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
+use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 
 /// `hippo-packs ci`. Each option also reads the Action's input from `INPUT_<NAME>` (the
@@ -20,7 +21,7 @@ pub struct CiArgs {
     /// Run the fixture cases of every pack without errors [input: test] [default: true]
     #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
     pub test: Option<bool>,
-    /// Where to write the SARIF file [input: sarif-file] [default: hippo-packs.sarif]
+    /// Where to write the SARIF file [input: sarif-file] [default: .hippo-packs/hippo-packs.sarif]
     #[arg(long = "sarif-file", value_name = "FILE")]
     pub sarif_file: Option<String>,
     /// Upload the SARIF to code scanning [input: upload] [default: auto]
@@ -40,6 +41,14 @@ pub struct CiArgs {
     /// the INPUT_TOKEN variable: a flag shows in process lists.
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
+    /// The ref the upload belongs to, e.g. refs/pull/7/head [input: ref] [default: the
+    /// checkout's ref; give --sha with it]
+    #[arg(long = "ref", value_name = "REF")]
+    pub git_ref: Option<String>,
+    /// The commit the upload belongs to [input: sha] [default: the workspace's checked-out
+    /// commit; give --ref with it]
+    #[arg(long, value_name = "SHA")]
+    pub sha: Option<String>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub http_timeout: u64,
@@ -91,6 +100,8 @@ impl From<CiArgs> for Flags {
             fail_on: a.fail_on,
             scope: a.scope,
             token: a.token,
+            git_ref: a.git_ref,
+            sha: a.sha,
             http_timeout: a.http_timeout,
             upload_wait: a.upload_wait,
         }
@@ -108,6 +119,12 @@ pub fn run(args: CiArgs) -> anyhow::Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
+    // A report path outside the workspace or through a link: refused before any work.
+    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, gh.workspace.as_deref()) {
+        let log = Log::new(gh.actions, s.token.as_deref());
+        print(&log.annotate(Level::Error, "ci", &msg))?;
+        return Ok(EXIT_USAGE);
+    }
     Ok(match crate::ci::run(&s, &gh, &mut Stdout)? {
         Verdict::Passed => EXIT_OK,
         Verdict::Failed => EXIT_FINDINGS,

@@ -42,7 +42,7 @@ pub enum Command {
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// The seed's text lines.
+    /// The text lines of hippo's page "Writing a pack", byte for byte.
     #[default]
     Text,
     /// The versioned JSON report (`hippo-packs/v1`).
@@ -198,11 +198,14 @@ fn emit(
         Format::Github => report::github::render(reports, mode),
     };
     if let Some(path) = &out.sarif {
-        std::fs::write(path, report::sarif::render(reports, &out.category))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        crate::core::fsx::write_atomic(
+            path,
+            report::sarif::render(reports, &out.category).as_bytes(),
+        )
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = junit {
-        std::fs::write(path, report::junit::render(reports))
+        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print(&text)

@@ -2,10 +2,10 @@
 
 use std::borrow::Cow;
 
-/// Whether a character may be printed as it is: not a control character, not invisible (SPEC
-/// 3.2), not a line or paragraph separator.
+/// Whether a character may be printed as it is: not a control character, not invisible
+/// (docs/checks.md, "Paths and text"), not a line or paragraph separator.
 fn printable(c: char) -> bool {
-    !(c.is_control() || crate::core::is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    !(c.is_control() || crate::core::is_hidden(c) || matches!(c, '\u{2028}' | '\u{2029}'))
 }
 
 /// A line for a terminal or a log: every control or invisible character (newlines, escapes,

@@ -1,5 +1,5 @@
 //! `partialFingerprints.primaryLocationLineHash`, computed exactly as GitHub's `upload-sarif`
-//! computes it (SARIF.md), so that the REST upload, which computes none, does not duplicate
+//! computes it (docs/output-formats.md), so that the REST upload, which computes none, does not duplicate
 //! alerts.
 //!
 //! The file is read as UTF-16 code units (invalid UTF-8 becoming U+FFFD, as a UTF-8 decoder

@@ -1,5 +1,7 @@
 //! The Unicode sets the rules and the output hygiene share.
 
+use std::sync::LazyLock;
+
 /// The invisible characters of hippo's page "Writing a pack" (docs/rules.md, `invisible-character`).
 pub fn is_invisible(c: char) -> bool {
     let u = c as u32;
@@ -10,4 +12,75 @@ pub fn is_invisible(c: char) -> bool {
         | 0x180B..=0x180D | 0x180F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF
         | 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD
         | 0xE0000..=0xE007F)
+}
+
+/// The interlinear annotation characters, which Unicode does not mark Default_Ignorable but
+/// which hide the text between them in most renderers (docs/security.md).
+const ANNOTATION: std::ops::RangeInclusive<u32> = 0xFFF9..=0xFFFB;
+
+/// Unicode's Default_Ignorable_Code_Point ranges, read from the Unicode data the `regex-syntax`
+/// crate carries (generated from DerivedCoreProperties.txt), sorted.
+static DEFAULT_IGNORABLE: LazyLock<Vec<(u32, u32)>> = LazyLock::new(|| {
+    use regex_syntax::hir::{Class, HirKind};
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(r"\p{Default_Ignorable_Code_Point}");
+    match hir.as_ref().map(|h| h.kind()) {
+        Ok(HirKind::Class(Class::Unicode(cls))) => cls
+            .ranges()
+            .iter()
+            .map(|r| (r.start() as u32, r.end() as u32))
+            .collect(),
+        // regex-syntax is built with its Unicode tables; without them no character is reported
+        // beyond the page's list, which a unit test below catches.
+        _ => Vec::new(),
+    }
+});
+
+/// Whether a character is default-ignorable in Unicode's data.
+pub fn is_default_ignorable(c: char) -> bool {
+    let u = c as u32;
+    if u < 0xAD {
+        return false;
+    }
+    let table = &*DEFAULT_IGNORABLE;
+    let i = table.partition_point(|&(_, end)| end < u);
+    table.get(i).is_some_and(|&(start, _)| start <= u)
+}
+
+/// The characters beyond the page's list that hide text all the same (SPEC 3.2 revision 2 in
+/// docs/rules.md, `ignorable-character`): Default_Ignorable_Code_Point minus the page's set,
+/// plus U+FFF9–U+FFFB. hippo accepts them, so they are a warning, not an error.
+pub fn is_ignorable(c: char) -> bool {
+    !is_invisible(c) && (ANNOTATION.contains(&(c as u32)) || is_default_ignorable(c))
+}
+
+/// Whether a character is of either set: the page's invisible ones or the ignorable ones.
+pub fn is_hidden(c: char) -> bool {
+    is_invisible(c) || is_ignorable(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ignorable_set_comes_from_unicode_data() {
+        let listed = [
+            0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, 0x1BCA0, 0x1BCA3,
+            0x1D173, 0x1D17A, 0xFFF9, 0xFFFB, 0x2065, 0xE0080, 0xE0FFF,
+        ];
+        for u in listed {
+            let c = char::from_u32(u).unwrap();
+            assert!(is_ignorable(c), "U+{u:04X}");
+        }
+        assert!(DEFAULT_IGNORABLE.len() > 10, "the table is loaded");
+        // Controls: the page's own characters are errors, not warnings; visible text is neither.
+        for c in ['\u{200B}', '\u{202E}', '\u{E0041}', '\u{FE0F}'] {
+            assert!(is_invisible(c) && !is_ignorable(c) && is_default_ignorable(c));
+        }
+        for c in ['a', 'é', '\u{00A0}', '\u{FFFC}', '\u{1D17B}', '\u{2028}'] {
+            assert!(!is_ignorable(c), "{c:?}");
+        }
+    }
 }

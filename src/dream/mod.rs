@@ -1,4 +1,5 @@
-//! The dreaming pass engine: one pass of a pack over one window of sessions (SPEC 5).
+//! The dreaming pass engine: one pass of a pack over one window of sessions (docs/testing-packs.md,
+//! "The dreaming pass").
 //!
 //! [`run`] takes the pass (its prompt and persona as text), the window's sessions with their
 //! turns, the notes, and two [`model::Model`]s (the pass's model and the reviewer), and returns
@@ -128,7 +129,7 @@ fn ordered(sessions: &[Session]) -> Vec<usize> {
     idx
 }
 
-/// The candidate notes (SPEC 5.1): the notes the sessions declare, that exist, kept when they
+/// The candidate notes (docs/testing-packs.md): the notes the sessions declare, that exist, kept when they
 /// match one of `note_paths` (if set) and `note_types` (if set), in path order. A note
 /// `note_paths` leaves out is not opened; `note_types` needs the front matter, so a note it
 /// leaves out is opened for its type alone and never sent.
@@ -164,7 +165,7 @@ pub fn candidates(pass: &Pass, sessions: &[Session], notes: &mut dyn Notes) -> V
     kept
 }
 
-/// Runs one pass over the window's sessions (SPEC 5.3–5.6).
+/// Runs one pass over the window's sessions (docs/testing-packs.md: calls, rendering, validation, review).
 pub fn run(
     pass: &Pass,
     sessions: &[Session],

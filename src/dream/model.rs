@@ -1,4 +1,5 @@
-//! The one interface to a model and to the reviewer: a prompt in, an answer out (SPEC 5.7).
+//! The one interface to a model and to the reviewer: a prompt in, an answer out (docs/testing-packs.md,
+//! "The stand-in model").
 //!
 //! Two implementations: [`Command`] runs a program with the prompt on standard input and reads the
 //! answer from standard output, under a time limit; [`StandIn`] answers in-process exactly what

@@ -1,4 +1,4 @@
-//! The workspace's notes (SPEC 5.1): a note's id is its workspace path (`notes/Decision log.md`),
+//! The workspace's notes (docs/testing-packs.md, "Candidate notes"): a note's id is its workspace path (`notes/Decision log.md`),
 //! its type the `type:` key of a leading YAML front-matter block.
 
 use std::collections::BTreeMap;

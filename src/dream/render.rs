@@ -1,4 +1,4 @@
-//! Rendering (SPEC 5.4): each `{{input}}` becomes its data between a `<<<UNTRUSTED input>>>`
+//! Rendering (docs/testing-packs.md, "Rendering"): each `{{input}}` becomes its data between a `<<<UNTRUSTED input>>>`
 //! line and a `<<<END input>>>` line; a data line that starts with `<<<` is written with one space
 //! before it, so data can never close its own block.
 

@@ -115,7 +115,7 @@ fn dl_session() -> Session {
 }
 
 #[test]
-fn the_seed_case_applies_one_change() {
+fn the_page_case_applies_one_change() {
     let mut p = pass(&["sessions", "notes", "turns"], true);
     p.note_paths = vec!["**/Decision log*.md".into(), "**/Decisions.md".into()];
     let mut n = notes();

@@ -1,4 +1,5 @@
-//! Validation of a reply (SPEC 5.5) and of a reviewer's verdict (5.6).
+//! Validation of a reply and of a reviewer's verdict (docs/testing-packs.md, "Validation" and
+//! "Review and application").
 
 use super::Session;
 use crate::core::is_invisible;
@@ -183,7 +184,7 @@ pub fn urls(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Every shell-shaped text of SPEC 3.6, as the content rules find it.
+/// Every shell-shaped text of docs/pass-and-content-rules.md, as the content rules find it.
 pub fn shell_texts(text: &str) -> Vec<String> {
     content::scan(text.as_bytes())
         .into_iter()

@@ -11,6 +11,10 @@ pub struct PullRequest {
     pub changed_files: Option<u64>,
     /// The head repository is not the base repository: the workflow gets a read-only token.
     pub from_fork: bool,
+    /// `pull_request.head.sha`: the pull request's last commit.
+    pub head_sha: Option<String>,
+    /// `pull_request.merge_commit_sha`: the test merge GitHub made (absent while it cannot).
+    pub merge_sha: Option<String>,
 }
 
 /// Reads the pull request from an event payload; `None` when it is not about one.
@@ -37,10 +41,16 @@ pub fn pull_request(payload: &str) -> Option<PullRequest> {
         (Some(h), Some(b)) => h != b,
         _ => head_fork.unwrap_or(false),
     };
+    let sha = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map(|s| s.trim().to_ascii_lowercase())
+    };
     Some(PullRequest {
         number,
         changed_files: pr.get("changed_files").and_then(Value::as_u64),
         from_fork,
+        head_sha: sha(pr.get("head").and_then(|h| h.get("sha"))),
+        merge_sha: sha(pr.get("merge_commit_sha")),
     })
 }
 
@@ -51,14 +61,17 @@ mod tests {
     #[test]
     fn reads_a_pull_request() {
         let p = r#"{"number": 7, "pull_request": {"number": 7, "changed_files": 3,
-            "head": {"repo": {"full_name": "someone/packs", "fork": true}},
+            "merge_commit_sha": "CCCC",
+            "head": {"sha": "aaaa", "repo": {"full_name": "someone/packs", "fork": true}},
             "base": {"repo": {"full_name": "octo/packs"}}}}"#;
         assert_eq!(
             pull_request(p),
             Some(PullRequest {
                 number: 7,
                 changed_files: Some(3),
-                from_fork: true
+                from_fork: true,
+                head_sha: Some("aaaa".into()),
+                merge_sha: Some("cccc".into()),
             })
         );
         let same = r#"{"pull_request": {"number": 8,

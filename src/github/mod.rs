@@ -2,6 +2,7 @@
 //! the pull request's changed files, the code-scanning upload, the job summary and the step
 //! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
+pub mod checkout;
 pub mod client;
 pub mod command;
 pub mod env;

@@ -62,7 +62,8 @@ pub async fn changed_files(
 }
 
 /// Whether each pack (its path relative to the repository root, `/`-separated, empty for the
-/// root) holds one of the changed files.
+/// root) holds one of the changed files, or is one: a symbolic link discovery reports in place
+/// of a pack is a changed file at that very path.
 pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
     pack_paths
         .iter()
@@ -71,7 +72,7 @@ pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
             p.is_empty()
                 || files
                     .iter()
-                    .any(|f| f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+                    .any(|f| f == p || f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
         })
         .collect()
 }
@@ -96,8 +97,9 @@ mod tests {
         );
         assert_eq!(
             touched(&packs, &["packs/a".to_string()]),
-            vec![false, false, false],
-            "a file named like the folder is not inside it"
+            vec![true, false, false],
+            "an entry at the pack's own path (a symbolic link discovery will not follow, a folder \
+             turned into a file) gates it; a sibling sharing its prefix does not"
         );
     }
 }

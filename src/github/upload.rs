@@ -36,6 +36,8 @@ pub struct Target {
     pub git_ref: String,
     /// `file://` and the workspace: the root the SARIF's relative paths start from.
     pub checkout_uri: Option<String>,
+    /// When the analysis began (`started_at`: GitHub orders analyses of one ref by it).
+    pub started_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// What became of an accepted upload.
@@ -69,7 +71,7 @@ pub async fn upload(
         ref_field: target.git_ref.clone(),
         sarif: encoded,
         checkout_uri: target.checkout_uri.clone(),
-        started_at: None,
+        started_at: Some(target.started_at),
         tool_name: Some(TOOL_NAME.to_string()),
         validate: None,
     };

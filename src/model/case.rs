@@ -22,7 +22,7 @@ pub struct SessionDef {
     pub handoff: String,
 }
 
-/// The six counts `[expect]` may name, in the seed's order.
+/// The six counts `[expect]` may name, in the order of hippo's page "Writing a pack".
 pub const COUNT_KEYS: &[&str] = &[
     "calls",
     "proposals",

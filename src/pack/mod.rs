@@ -10,7 +10,7 @@ pub use crate::model::manifest::Kind;
 
 /// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
 pub const ONE_FILE_LIMIT: u64 = 65_536;
-/// The walk stops after this many entries (SPEC 3.1).
+/// The walk stops after this many entries (docs/checks.md, "Walking").
 pub const MAX_ENTRIES: usize = 10_000;
 /// Content is read until this many bytes in all; past it, files are sized but not read (the
 /// pack is then far over its 524,288-byte limit anyway).

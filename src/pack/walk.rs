@@ -17,7 +17,7 @@ const MAX_DEPTH: usize = 7;
 /// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
 /// (`error nowhere: No such file or directory (os error 2)`).
 pub fn load(dir: &Path) -> std::io::Result<Pack> {
-    // Fail as the seed does for a folder that cannot be read: read_dir gives the OS's error
+    // A folder that cannot be read is one error line (docs/exit-codes.md): read_dir gives the OS's error
     // (also for a file given instead of a folder).
     std::fs::read_dir(dir)?;
     let mut pack = Pack {

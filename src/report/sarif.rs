@@ -1,4 +1,4 @@
-//! SARIF 2.1.0 for GitHub code scanning, as SARIF.md fixes it: one run, the whole catalogue as
+//! SARIF 2.1.0 for GitHub code scanning, as docs/output-formats.md fixes it: one run, the whole catalogue as
 //! the driver's rules, one result per diagnostic and per failed expectation, each with exactly
 //! one location and GitHub's line hash.
 //!
@@ -50,14 +50,14 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
             }
         }
     }
-    let total = all.len();
+    // Errors first, each kind in its order: GitHub keeps the first 5,000 results of a run, and
+    // a run over the limit keeps the errors.
+    let (errors, warnings): (Vec<_>, Vec<_>) = all.into_iter().partition(|r| r.level == "error");
+    let errors_total = errors.len();
+    let total = errors_total + warnings.len();
+    let all: Vec<SarifResult<'a>> = errors.into_iter().chain(warnings).take(limit).collect();
     let mut notifications = Vec::new();
     if total > limit {
-        // Errors first, each kind in its order; the rest is dropped and said so.
-        let (errors, warnings): (Vec<_>, Vec<_>) =
-            all.into_iter().partition(|r| r.level == "error");
-        let errors_total = errors.len();
-        all = errors.into_iter().chain(warnings).take(limit).collect();
         let kept_errors = errors_total.min(limit);
         notifications.push(Notification {
             level: "warning",
@@ -118,10 +118,7 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
         message: Text { text: message(d) },
         locations: [Location {
             physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation {
-                    uri: encode_uri(&location_path(r, d)),
-                    uri_base_id: "%SRCROOT%",
-                },
+                artifact_location: artifact(&location_path(r, d)),
                 region: Region {
                     start_line: region.line.max(1),
                     start_column: region.col16.max(1),
@@ -136,6 +133,22 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
         properties: ResultProperties {
             pack: r.display_name(),
         },
+    }
+}
+
+/// A path relative to the repository root under `%SRCROOT%`; an absolute one (a pack outside
+/// any repository and the working folder) as a `file://` URI without a base id.
+fn artifact(path: &str) -> ArtifactLocation {
+    if path.starts_with('/') {
+        ArtifactLocation {
+            uri: format!("file://{}", encode_uri(path)),
+            uri_base_id: None,
+        }
+    } else {
+        ArtifactLocation {
+            uri: encode_uri(path),
+            uri_base_id: Some("%SRCROOT%"),
+        }
     }
 }
 
@@ -368,7 +381,8 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
-    uri_base_id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -394,6 +408,18 @@ struct ResultProperties<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absolute_paths_are_file_uris_without_a_base() {
+        let a = artifact("/srv/my packs/a/pack.toml");
+        assert_eq!(a.uri, "file:///srv/my%20packs/a/pack.toml");
+        assert_eq!(a.uri_base_id, None);
+        let r = artifact("packs/a/pack.toml");
+        assert_eq!(
+            (r.uri.as_str(), r.uri_base_id),
+            ("packs/a/pack.toml", Some("%SRCROOT%"))
+        );
+    }
 
     #[test]
     fn names_and_uris() {

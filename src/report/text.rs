@@ -1,4 +1,4 @@
-//! The seed's text format, byte for byte.
+//! The text format of hippo's page "Writing a pack", byte for byte.
 
 use crate::core::Severity;
 use crate::core::escape;

@@ -1,4 +1,5 @@
-//! Fixture cases: tests/<case>/case.toml has exactly the seed's keys (SPEC 3.8).
+//! Fixture cases: tests/<case>/case.toml has exactly the keys of hippo's page
+//! "Writing a pack" (docs/checks.md, "Fixture cases and transcripts").
 //!
 //! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
 //! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
@@ -26,7 +27,7 @@ pub static CASE_UNKNOWN_KEY: Rule = Rule {
     id: "case-unknown-key",
     family: "case",
     severity: Severity::Error,
-    summary: "A case.toml key the seed's table does not define",
+    summary: "A case.toml key the table of hippo's page \"Writing a pack\" does not define",
     description: "case.toml has protocol, pass and about; [[session]] id, tool, notes and handoff; [model] reply and verdict; [expect] calls, proposals, validation_failures, confirmed, rejected, applied, prompt_contains, prompt_excludes and [[expect.note]] path, contains and excludes. An unknown key in any table is an error, named with its table (model.temperature), because the test would silently ignore it.",
     help: "Delete the key, or correct its spelling.",
     security_severity: None,
@@ -39,7 +40,7 @@ pub static CASE_MISSING_KEY: Rule = Rule {
     severity: Severity::Error,
     summary: "A case.toml without a key it needs",
     description: "A case needs protocol, pass and at least one [[session]]; each [[session]] needs an id and each [[expect.note]] a path.",
-    help: "Add the key; the seed's example case shows every one.",
+    help: "Add the key; the example case on hippo's page \"Writing a pack\" shows every one.",
     security_severity: None,
     precision: "very-high",
 };

@@ -1,4 +1,4 @@
-//! Layout: only the seed's paths are allowed; the required files exist; links and special files
+//! Layout: only the paths of hippo's page "Writing a pack" are allowed; the required files exist; links and special files
 //! are errors.
 
 use crate::core::Rule;
@@ -229,7 +229,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn places_follow_the_seed_layout() {
+    fn places_follow_the_page_layout() {
         assert_eq!(
             place(Kind::Pass, "passes/a-b.toml"),
             Some((Place::Pass, Some("a-b")))

@@ -1,4 +1,4 @@
-//! The manifest: pack.toml has exactly the seed's keys, each with its rule.
+//! The manifest: pack.toml has exactly the keys of hippo's page "Writing a pack", each with its rule.
 
 use super::layout::is_name;
 use crate::core::Rule;
@@ -35,7 +35,7 @@ pub static MANIFEST_MISSING_KEY: Rule = Rule {
     severity: Severity::Error,
     summary: "pack.toml lacks a required key",
     description: "protocol, name, version, description, authors and license are all required.",
-    help: "Add the key; the seed's example manifest shows every one.",
+    help: "Add the key; the example manifest on hippo's page \"Writing a pack\" shows every one.",
     security_severity: None,
     precision: "very-high",
 };

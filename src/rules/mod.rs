@@ -2,7 +2,7 @@
 //!
 //! Each family module declares its rules as `static` [`Rule`] values (id, severity, texts)
 //! beside the logic that reports them, and lists them in its `RULES`. [`catalogue`] is the
-//! families in the seed's order of checks; `hippo-packs rules`, the SARIF rule list and the
+//! families in the order of checks of hippo's page "Writing a pack" (docs/ordering.md); `hippo-packs rules`, the SARIF rule list and the
 //! docs all read it.
 
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
@@ -26,12 +26,12 @@ pub mod unreferenced;
 
 pub use crate::core::Rule;
 
-/// Every rule, in catalogue order: the seed's order of checks (layout, paths, text, sizes,
+/// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout, paths, text, sizes,
 /// manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
-/// seed's table order (not referenced, closing instruction, persona sections, reply contract,
-/// injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
+/// page's table order (not referenced, closing instruction, persona sections, reply contract,
+/// ignorable character, injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
-/// sorts before the prompt and persona warnings, as the seed's table orders them; order only
+/// sorts before the prompt and persona warnings, as the page's table orders them; order only
 /// matters among findings of one severity and one file.
 pub fn catalogue() -> &'static [&'static Rule] {
     static ALL: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
@@ -49,6 +49,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             case::RULES,
             transcript::RULES,
             theme::RULES,
+            text::WARNINGS,
             content::RULES,
             redaction::RULES,
             expectation::RULES,
@@ -65,8 +66,8 @@ pub fn rank(rule: &Rule) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// Sort rank of a diagnostic's rule, as SPEC 2 orders them: errors in the order of checks
-/// (redaction right after sizes), warnings in the seed's table order (redaction last).
+/// Sort rank of a diagnostic's rule, as docs/ordering.md orders them: errors in the order of checks
+/// (redaction right after sizes), warnings in the page's table order (redaction last).
 fn order(d: &Diagnostic) -> usize {
     if d.rule.id == redaction::REDACTION.id && d.severity == Severity::Error {
         rank(&sizes::PACK_SIZE) * 2 + 1
@@ -176,7 +177,7 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
     }
 }
 
-/// SPEC 2's order: errors, then warnings; each by subject (pack-wide first, then paths in byte
+/// The order of docs/ordering.md: errors, then warnings; each by subject (pack-wide first, then paths in byte
 /// order), then catalogue order, then position.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {

@@ -1,4 +1,4 @@
-//! Pass files: every `passes/<name>.toml` has the seed's keys, each with its rule.
+//! Pass files: every `passes/<name>.toml` has the keys of hippo's page "Writing a pack", each with its rule.
 //!
 //! The parsed passes ([`PassDef`]) are what the prompt, unreferenced and case rules and the
 //! dreaming pass of `test` read. [`note_glob`] is the one place `note_paths` patterns become a
@@ -38,7 +38,7 @@ pub static PASS_MISSING_KEY: Rule = Rule {
     severity: Severity::Error,
     summary: "A pass file lacks a required key",
     description: "protocol, prompt, reads, reviewer and per_note are required in every pass file; input_budget_bytes, note_types and note_paths are optional.",
-    help: "Add the key; the seed's example pass file shows every one.",
+    help: "Add the key; the example pass file on hippo's page \"Writing a pack\" shows every one.",
     security_severity: None,
     precision: "very-high",
 };
@@ -65,7 +65,7 @@ pub static RESERVED_PASS_NAME: Rule = Rule {
     precision: "very-high",
 };
 
-/// Unknown keys before value rules: the seed's broken example prints `unknown key note_type`
+/// Unknown keys before value rules: the page's broken example prints `unknown key note_type`
 /// before `note_types: unknown type diary` for the same file.
 pub static RULES: &[&Rule] = &[
     &PASS_SYNTAX,
@@ -362,7 +362,7 @@ note_paths = ["**/Decision log*.md", "**/Decisions.md"]
     }
 
     #[test]
-    fn the_seed_pass_file_is_clean_and_parsed() {
+    fn the_page_pass_file_is_clean_and_parsed() {
         let (defs, ok, msgs) = run(GOOD);
         assert!(ok);
         assert_eq!(msgs, Vec::<String>::new());
@@ -379,7 +379,7 @@ note_paths = ["**/Decision log*.md", "**/Decisions.md"]
     }
 
     #[test]
-    fn the_seed_broken_pass_file() {
+    fn the_page_broken_pass_file() {
         let broken = GOOD.replace(
             "per_note = true\n",
             "per_note = true\nnote_type = \"decision\"\nnote_types = [\"diary\"]\n",

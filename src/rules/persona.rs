@@ -1,6 +1,6 @@
 //! Personas: the first-party shape (four sections and the reply contract), as warnings.
 //!
-//! Each section has its own rule so that the findings keep the seed's order (Role, What you
+//! Each section has its own rule so that the findings keep the page's order (Role, What you
 //! receive, Rules, Reply) by catalogue rank, and so each rule can say what its section is for.
 
 use super::layout::{Place, place};
@@ -22,7 +22,7 @@ macro_rules! section_rule {
                 $what,
                 " A persona is a list of reasons to reject, given to hippo's own reviewer; it cannot loosen anything, but a reviewer persona without the shared shape is harder to trust and to review."
             ),
-            help: concat!("Add a line ", $heading, " and the section under it, as the seed's example persona does."),
+            help: concat!("Add a line ", $heading, " and the section under it, as the example persona on hippo's page \"Writing a pack\" does."),
             security_severity: None,
             precision: "very-high",
         };
@@ -73,7 +73,7 @@ pub static RULES: &[&Rule] = &[
     &PERSONA_REPLY_CONTRACT,
 ];
 
-/// The sections, in the seed's order, with their rules.
+/// The sections, in the order of hippo's page "Writing a pack", with their rules.
 pub const SECTIONS: &[(&str, &Rule)] = &[
     ("## Role", &PERSONA_ROLE),
     ("## What you receive", &PERSONA_WHAT_YOU_RECEIVE),
@@ -130,12 +130,12 @@ mod tests {
     const GOOD: &str = "# R\n\n## Role\n\nx\n\n## What you receive\n\nx\n\n## Rules\n\n- x\n\n## Reply  \r\n\nReply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"} and nothing else.\n";
 
     #[test]
-    fn the_seed_shape_is_clean() {
+    fn the_page_shape_is_clean() {
         assert_eq!(run(GOOD), Vec::<String>::new());
     }
 
     #[test]
-    fn the_seed_broken_persona_in_its_order() {
+    fn the_page_broken_persona_in_its_order() {
         assert_eq!(
             run("# Decision log reviewer\n\n## Role\n\nYou are a reviewer.\n"),
             [

@@ -43,7 +43,7 @@ pub static CLOSING_INSTRUCTION_MISSING: Rule = Rule {
 };
 
 /// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after
-/// the not-referenced warning, as the seed's table does).
+/// the not-referenced warning, as the page's table does).
 pub static RULES: &[&Rule] = &[
     &UNKNOWN_PLACEHOLDER,
     &PLACEHOLDER_NOT_IN_READS,

@@ -1,7 +1,7 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
 use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span, is_invisible};
+use crate::core::{Diagnostic, Severity, Span, is_ignorable, is_invisible};
 use crate::pack::Pack;
 
 pub static INVISIBLE_CHARACTER: Rule = Rule {
@@ -26,7 +26,32 @@ pub static NOT_UTF8: Rule = Rule {
     precision: "very-high",
 };
 
+pub static IGNORABLE_CHARACTER: Rule = Rule {
+    id: "ignorable-character",
+    family: "text",
+    severity: Severity::Warning,
+    summary: "An invisible character hippo accepts",
+    description: "Unicode's default-ignorable characters beyond the page's list (the soft hyphen U+00AD, U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, U+17B4, U+17B5, U+1BCA0-U+1BCA3, the musical formatting characters U+1D173-U+1D17A, and the unassigned default ignorables) and the interlinear annotation characters U+FFF9-U+FFFB. A renderer shows nothing for them while a model reads them, so they can split a phrase a reviewer searches for; hippo itself accepts them, so this is a warning, not an error. The injection, URL and shell warnings match text with these characters (and the page's invisible ones) removed, so one of them cannot hide a phrase. One finding per run, at its first character.",
+    help: "Delete the character; if you meant a visible hyphen or space, type one.",
+    security_severity: Some("5.0"),
+    precision: "high",
+};
+
 pub static RULES: &[&Rule] = &[&INVISIBLE_CHARACTER, &NOT_UTF8];
+
+/// The text family's warning, listed in the catalogue right before the content warnings (SPEC 2
+/// "Ordering", revision 2, in docs/rules.md).
+pub static WARNINGS: &[&Rule] = &[&IGNORABLE_CHARACTER];
+
+/// `U+00AD, an invisible character hippo accepts`; `U+115F and 1 more, invisible characters
+/// hippo accepts` for a longer run.
+pub fn ignorable_message(run: &Run) -> String {
+    if run.count > 1 {
+        format!("{}, invisible characters hippo accepts", run.message())
+    } else {
+        format!("{}, an invisible character hippo accepts", run.message())
+    }
+}
 
 /// A run of invisible characters: its byte span, its first character, and its length.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,10 +90,65 @@ fn escape_hidden(s: &str) -> String {
 /// Every maximal run of invisible characters in a text. Plain ASCII is skipped a byte at a time
 /// without decoding.
 pub fn invisible_runs(text: &str) -> Vec<Run> {
+    hidden_runs(text).0
+}
+
+/// Which set a character belongs to: the page's invisible ones (an error), the ignorable ones
+/// beyond the page's list (a warning), or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Invisible,
+    Ignorable,
+    Plain,
+}
+
+fn class(b: u8, c: char) -> Class {
+    if b < 0x80 {
+        if (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r') {
+            Class::Plain
+        } else {
+            Class::Invisible
+        }
+    } else if is_invisible(c) {
+        Class::Invisible
+    } else if is_ignorable(c) {
+        Class::Ignorable
+    } else {
+        Class::Plain
+    }
+}
+
+/// A run being read: its start, first character, count, the text its tag characters spell, and
+/// whether all of them are tags.
+struct Open {
+    class: Class,
+    start: usize,
+    first: char,
+    count: usize,
+    tags: String,
+    all_tags: bool,
+}
+
+impl Open {
+    fn close(self, end: usize) -> Run {
+        make_run(
+            self.start,
+            end,
+            self.first,
+            self.count,
+            self.tags,
+            self.all_tags,
+        )
+    }
+}
+
+/// The maximal runs of invisible characters and, apart, of ignorable ones (a character of the
+/// other set, or a plain one, ends a run), in one pass.
+pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
     let bytes = text.as_bytes();
-    let mut runs = Vec::new();
+    let (mut invisible, mut ignorable) = (Vec::new(), Vec::new());
     let mut i = 0;
-    let mut current: Option<(usize, char, usize, String, bool)> = None; // start, first, count, tag text, all tags
+    let mut current: Option<Open> = None;
     while i < bytes.len() {
         // Fast path: eight plain printable ASCII bytes at a time, outside a run.
         if current.is_none() && i + 8 <= bytes.len() {
@@ -86,39 +166,45 @@ pub fn invisible_runs(text: &str) -> Vec<Run> {
             let c = text[i..].chars().next().unwrap_or('\u{FFFD}');
             (c, c.len_utf8())
         };
-        let invisible = if b < 0x80 {
-            !(0x20..0x7F).contains(&b) && !matches!(b, b'\t' | b'\n' | b'\r')
-        } else {
-            is_invisible(c)
-        };
-        if invisible {
+        let k = class(b, c);
+        if current.as_ref().is_some_and(|o| o.class != k)
+            && let Some(o) = current.take()
+        {
+            let dst = if o.class == Class::Invisible {
+                &mut invisible
+            } else {
+                &mut ignorable
+            };
+            dst.push(o.close(i));
+        }
+        if k != Class::Plain {
             let u = c as u32;
             let tag = (0xE0020..=0xE007E).contains(&u);
-            match &mut current {
-                Some((_, _, count, text, all_tags)) => {
-                    *count += 1;
-                    *all_tags &= tag;
-                    if tag {
-                        text.push(char::from((u - 0xE0000) as u8));
-                    }
-                }
-                None => {
-                    let mut t = String::new();
-                    if tag {
-                        t.push(char::from((u - 0xE0000) as u8));
-                    }
-                    current = Some((i, c, 1, t, tag));
-                }
+            let o = current.get_or_insert_with(|| Open {
+                class: k,
+                start: i,
+                first: c,
+                count: 0,
+                tags: String::new(),
+                all_tags: true,
+            });
+            o.count += 1;
+            o.all_tags &= tag;
+            if tag {
+                o.tags.push(char::from((u - 0xE0000) as u8));
             }
-        } else if let Some((start, first, count, t, all_tags)) = current.take() {
-            runs.push(make_run(start, i, first, count, t, all_tags));
         }
         i += len;
     }
-    if let Some((start, first, count, t, all_tags)) = current.take() {
-        runs.push(make_run(start, bytes.len(), first, count, t, all_tags));
+    if let Some(o) = current.take() {
+        let dst = if o.class == Class::Invisible {
+            &mut invisible
+        } else {
+            &mut ignorable
+        };
+        dst.push(o.close(bytes.len()));
     }
-    runs
+    (invisible, ignorable)
 }
 
 /// Whether all eight bytes are printable ASCII (0x20..=0x7E): no byte at or over 0x80, none
@@ -169,12 +255,21 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 )
             }
         };
-        for run in invisible_runs(valid) {
+        let (invisible, ignorable) = hidden_runs(valid);
+        for run in invisible {
             out.push(Diagnostic::at(
                 &INVISIBLE_CHARACTER,
                 &f.path,
                 run.span,
                 run.message(),
+            ));
+        }
+        for run in ignorable {
+            out.push(Diagnostic::at(
+                &IGNORABLE_CHARACTER,
+                &f.path,
+                run.span,
+                ignorable_message(&run),
             ));
         }
         if let Some(at) = bad {
@@ -199,6 +294,25 @@ mod tests {
         assert_eq!(runs[0].message(), "U+202E");
         assert_eq!(runs[1].message(), "U+200B and 2 more");
         assert_eq!(runs[1].span, Span::new(5, 14));
+    }
+
+    #[test]
+    fn ignorable_runs_are_apart_from_invisible_ones() {
+        let (inv, ign) = hidden_runs("a\u{00AD}\u{00AD}b\u{200B}\u{034F}c\u{FFF9}");
+        assert_eq!(inv.len(), 1);
+        assert_eq!(inv[0].message(), "U+200B");
+        let msgs: Vec<String> = ign.iter().map(ignorable_message).collect();
+        assert_eq!(
+            msgs,
+            [
+                "U+00AD and 1 more, invisible characters hippo accepts",
+                "U+034F, an invisible character hippo accepts",
+                "U+FFF9, an invisible character hippo accepts"
+            ]
+        );
+        assert_eq!(ign[0].span, Span::new(1, 5));
+        // Control: text without either set has no run.
+        assert_eq!(hidden_runs("plain é — 😀"), (Vec::new(), Vec::new()));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Theme packs (SPEC 3.5): `theme.json` is a JSON object; `theme.css` is any text (the text,
+//! Theme packs (docs/checks.md, "Theme packs"): `theme.json` is a JSON object; `theme.css` is any text (the text,
 //! size, redaction and content rules look at it as at any file). The theme layout (allowed and
 //! required files) is checked by the layout rules.
 

@@ -1,4 +1,5 @@
-//! Transcripts: tests/<case>/transcripts/<name>.jsonl (SPEC 3.8).
+//! Transcripts: tests/<case>/transcripts/<name>.jsonl (docs/checks.md, "Fixture cases and
+//! transcripts").
 //!
 //! Every file is read by [`crate::model::transcript::parse`], the same reader `test` uses, and its
 //! problems are reported here; then the case-wide rules: at least one timestamp, all of them
@@ -40,7 +41,7 @@ pub static TRANSCRIPT_RECORD: Rule = Rule {
     severity: Severity::Error,
     summary: "A transcript record of the wrong shape",
     description: "Claude Code records of type user or assistant carry a sessionId and message.content, a string or a list of text, tool_use, tool_result and thinking blocks. Codex rollouts start with a session_meta record whose payload.id is the session id; response_item payloads of type message have a role and a list of content blocks, function_call a name. Other record types are kept but are not turns.",
-    help: "Fix the record as the message says; the seed's example transcript shows the Claude Code shape.",
+    help: "Fix the record as the message says; the example transcript on hippo's page \"Writing a pack\" shows the Claude Code shape.",
     security_severity: None,
     precision: "very-high",
 };

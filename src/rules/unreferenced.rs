@@ -19,7 +19,8 @@ pub static UNREFERENCED_FILE: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&UNREFERENCED_FILE];
 
-/// Called only when every pass file parsed (the seed: otherwise no file can be called unused).
+/// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be
+/// called unused).
 pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
         let named = match place(Kind::Pass, &f.path) {

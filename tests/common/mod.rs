@@ -1,6 +1,8 @@
 //! Helpers the report tests share: the binary, pack copies, the SARIF schema.
 #![allow(dead_code)]
 
+pub mod standin;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

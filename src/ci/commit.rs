@@ -1,0 +1,249 @@
+//! Which commit and ref an upload's results belong to (docs/action.md, "The commit and the
+//! ref"): the commit the workspace has checked out, paired with the ref that names it.
+//!
+//! `GITHUB_SHA` and `GITHUB_REF` describe the event, not the checkout: on `pull_request_target`
+//! they name the base branch, and a workflow that checks out the pull request's head analyses
+//! another commit than the merge commit `GITHUB_SHA` names. So the checked-out commit is read
+//! from the workspace's `.git` and matched against the pull request in the event.
+
+use crate::github::checkout;
+use crate::github::env::GithubEnv;
+use crate::github::event::{self, PullRequest};
+
+/// The commit and ref an upload goes to, and how they were found (for the log).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub sha: String,
+    pub git_ref: String,
+    pub how: String,
+}
+
+/// The `ref` and `sha` inputs, when given (both or neither).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given {
+    pub git_ref: Option<String>,
+    pub sha: Option<String>,
+}
+
+/// Where the results go; `Err` says why they cannot go anywhere safely.
+pub fn target(given: &Given, gh: &GithubEnv) -> Result<Target, String> {
+    if let (Some(sha), Some(git_ref)) = (&given.sha, &given.git_ref) {
+        return Ok(Target {
+            sha: sha.clone(),
+            git_ref: git_ref.clone(),
+            how: "the ref and sha inputs".to_string(),
+        });
+    }
+    let checkout = gh.workspace.as_deref().and_then(checkout::head_commit);
+    let pr = if gh.is_pull_request() {
+        gh.event_path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|p| event::pull_request(&p))
+    } else {
+        None
+    };
+    match pr {
+        Some(pr) => pull_request_target(&pr, checkout, gh),
+        None => plain(checkout, gh),
+    }
+}
+
+/// A push (or any event without a pull request): the checked-out commit, else `GITHUB_SHA`,
+/// with `GITHUB_REF`.
+fn plain(checkout: Option<String>, gh: &GithubEnv) -> Result<Target, String> {
+    let from_git = checkout.is_some();
+    let sha = checkout.or_else(|| gh.sha.clone());
+    match (sha, &gh.git_ref) {
+        (Some(sha), Some(git_ref)) => Ok(Target {
+            sha,
+            git_ref: git_ref.clone(),
+            how: if from_git {
+                "the workspace's checkout and GITHUB_REF".to_string()
+            } else {
+                "GITHUB_SHA and GITHUB_REF".to_string()
+            },
+        }),
+        (sha, git_ref) => {
+            let missing: Vec<&str> = [
+                ("GITHUB_SHA", sha.is_none()),
+                ("GITHUB_REF", git_ref.is_none()),
+            ]
+            .into_iter()
+            .filter_map(|(n, m)| m.then_some(n))
+            .collect();
+            Err(format!("no {}", missing.join(", ")))
+        }
+    }
+}
+
+/// A pull request: the checkout is its head (`refs/pull/N/head`) or its merge commit
+/// (`refs/pull/N/merge`); anything else is not the pull request's code, and is not uploaded
+/// under its ref, nor under the base branch's.
+fn pull_request_target(
+    pr: &PullRequest,
+    checkout: Option<String>,
+    gh: &GithubEnv,
+) -> Result<Target, String> {
+    let n = pr.number;
+    let target_event = gh.event_name.as_deref() == Some("pull_request_target");
+    // On `pull_request`, GITHUB_SHA is the merge commit; on `pull_request_target` it is the
+    // base branch's last commit, never the pull request's.
+    let merge = pr
+        .merge_sha
+        .clone()
+        .or_else(|| gh.sha.clone().filter(|_| !target_event));
+    let Some(sha) = checkout.or_else(|| gh.sha.clone().filter(|_| !target_event)) else {
+        return Err(format!(
+            "cannot tell which commit of pull request #{n} was checked out (no readable .git in the workspace); set the ref and sha inputs"
+        ));
+    };
+    let head = pr.head_sha.as_deref() == Some(sha.as_str());
+    if head {
+        return Ok(Target {
+            git_ref: format!("refs/pull/{n}/head"),
+            sha,
+            how: format!("the checkout, pull request #{n}'s head"),
+        });
+    }
+    if merge.as_deref() == Some(sha.as_str()) {
+        return Ok(Target {
+            git_ref: format!("refs/pull/{n}/merge"),
+            sha,
+            how: format!("the checkout, pull request #{n}'s merge commit"),
+        });
+    }
+    Err(format!(
+        "the checked-out commit {sha} is neither the head nor the merge commit of pull request #{n}, so its results belong to no ref of the pull request (and never to the base branch); set the ref and sha inputs to upload them"
+    ))
+}
+
+/// Checks the `ref` and `sha` inputs: both or neither, a full ref and a full object name.
+pub fn given(git_ref: Option<String>, sha: Option<String>) -> Result<Given, String> {
+    let sha = match sha {
+        Some(s) => Some(
+            checkout::object_name(&s)
+                .ok_or_else(|| format!("input sha: expected a full commit hash, got {s:?}"))?,
+        ),
+        None => None,
+    };
+    if let Some(r) = &git_ref {
+        let ok = r.starts_with("refs/")
+            && !r.ends_with('/')
+            && !r.contains("..")
+            && !r.chars().any(|c| c.is_whitespace() || c.is_control());
+        if !ok {
+            return Err(format!(
+                "input ref: expected a full ref such as refs/heads/main or refs/pull/7/merge, got {r:?}"
+            ));
+        }
+    }
+    match (&git_ref, &sha) {
+        (Some(_), None) | (None, Some(_)) => {
+            Err("inputs ref and sha: give both or neither (as codeql-action asks)".to_string())
+        }
+        _ => Ok(Given { git_ref, sha }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MERGE: &str = "1111111111111111111111111111111111111111";
+    const HEAD: &str = "2222222222222222222222222222222222222222";
+    const BASE: &str = "3333333333333333333333333333333333333333";
+
+    /// A workspace with `checkout` as its detached HEAD (or no .git), and an event file.
+    fn setup(event_name: &str, checkout: Option<&str>) -> (tempfile::TempDir, GithubEnv) {
+        let t = tempfile::tempdir().unwrap();
+        if let Some(c) = checkout {
+            std::fs::create_dir_all(t.path().join(".git")).unwrap();
+            std::fs::write(t.path().join(".git/HEAD"), format!("{c}\n")).unwrap();
+        }
+        let event = serde_json::json!({"number": 7, "pull_request": {
+            "number": 7, "merge_commit_sha": MERGE, "head": {"sha": HEAD}}});
+        let ev = t.path().join("event.json");
+        std::fs::write(&ev, event.to_string()).unwrap();
+        let target = event_name == "pull_request_target";
+        let gh = GithubEnv {
+            workspace: Some(t.path().to_path_buf()),
+            event_name: Some(event_name.into()),
+            event_path: Some(ev),
+            sha: Some(if target { BASE } else { MERGE }.into()),
+            git_ref: Some(
+                if target {
+                    "refs/heads/main"
+                } else {
+                    "refs/pull/7/merge"
+                }
+                .into(),
+            ),
+            ..GithubEnv::default()
+        };
+        (t, gh)
+    }
+
+    fn pair(t: Result<Target, String>) -> (String, String) {
+        let t = t.unwrap();
+        (t.sha, t.git_ref)
+    }
+
+    #[test]
+    fn a_pull_request_checkout_pairs_with_its_ref() {
+        let (_t, gh) = setup("pull_request", Some(MERGE));
+        let g = Given::default();
+        assert_eq!(
+            pair(target(&g, &gh)),
+            (MERGE.into(), "refs/pull/7/merge".into())
+        );
+        let (_t, gh) = setup("pull_request", Some(HEAD));
+        assert_eq!(
+            pair(target(&g, &gh)),
+            (HEAD.into(), "refs/pull/7/head".into())
+        );
+        let (_t, gh) = setup("pull_request", None);
+        assert_eq!(
+            pair(target(&g, &gh)),
+            (MERGE.into(), "refs/pull/7/merge".into())
+        );
+    }
+
+    #[test]
+    fn pull_request_target_never_uploads_to_the_base_branch() {
+        let g = Given::default();
+        let (_t, gh) = setup("pull_request_target", Some(HEAD));
+        assert_eq!(
+            pair(target(&g, &gh)),
+            (HEAD.into(), "refs/pull/7/head".into())
+        );
+        let (_t, gh) = setup("pull_request_target", Some(BASE));
+        let e = target(&g, &gh).unwrap_err();
+        assert!(e.contains("never to the base branch"), "{e}");
+        let (_t, gh) = setup("pull_request_target", None);
+        assert!(target(&g, &gh).is_err(), "control: no checkout, no guess");
+    }
+
+    #[test]
+    fn a_push_uses_the_checkout_and_inputs_win() {
+        let (_t, mut gh) = setup("push", Some(HEAD));
+        gh.sha = Some(BASE.into());
+        gh.git_ref = Some("refs/heads/main".into());
+        assert_eq!(
+            pair(target(&Given::default(), &gh)),
+            (HEAD.into(), "refs/heads/main".into())
+        );
+        let g = given(Some("refs/heads/x".into()), Some(BASE.to_uppercase())).unwrap();
+        assert_eq!(pair(target(&g, &gh)), (BASE.into(), "refs/heads/x".into()));
+        gh.git_ref = None;
+        assert_eq!(target(&Given::default(), &gh).unwrap_err(), "no GITHUB_REF");
+    }
+
+    #[test]
+    fn ref_and_sha_inputs_are_checked() {
+        assert!(given(Some("refs/heads/x".into()), None).is_err());
+        assert!(given(Some("main".into()), Some(HEAD.into())).is_err());
+        assert!(given(Some("refs/heads/x".into()), Some("abc".into())).is_err());
+        assert_eq!(given(None, None).unwrap(), Given::default());
+    }
+}

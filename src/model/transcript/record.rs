@@ -1,0 +1,366 @@
+//! What a transcript line is: the one definition of a record, for both formats.
+//!
+//! A line is read once, straight into these values: strings are borrowed from the line when
+//! they hold no escape, keys the reader does not use are skipped without building anything, and
+//! only the parts that are printed as JSON (a tool call's input, a tool's output) become a
+//! [`Value`]. Every field accepts any JSON type and keeps which one it met, so a record of the
+//! wrong shape is reported by the reader in `super::turn`, never as a JSON error. A key given
+//! twice keeps its last value, as JSON objects read by serde_json do.
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+
+/// A line: an object is a record; anything else (`None`) is only "not a JSON object".
+pub(super) struct Line<'a>(pub Option<Record<'a>>);
+
+/// One record of either format (Claude Code keys and Codex keys side by side).
+#[derive(Default)]
+pub(super) struct Record<'a> {
+    pub kind: Scalar<'a>,
+    pub session: Scalar<'a>,
+    pub timestamp: Scalar<'a>,
+    /// Claude Code's `message` (only its `content` is read).
+    pub content: Option<Content<'a>>,
+    /// Codex's `payload`, when it is an object.
+    pub payload: Option<Payload<'a>>,
+}
+
+/// A Codex `payload` object.
+#[derive(Default)]
+pub(super) struct Payload<'a> {
+    pub kind: Scalar<'a>,
+    /// `session_meta`'s session id.
+    pub id: Scalar<'a>,
+    pub role: Scalar<'a>,
+    pub name: Scalar<'a>,
+    pub content: Option<Content<'a>>,
+    pub arguments: Option<Value>,
+    pub output: Option<Value>,
+}
+
+/// A content block (`text`, `tool_use`, `tool_result`, `thinking`, Codex `input_text` …).
+/// A block that is not an object has every field absent.
+#[derive(Default)]
+pub(super) struct Block<'a> {
+    pub kind: Scalar<'a>,
+    pub text: Scalar<'a>,
+    pub name: Scalar<'a>,
+    pub input: Option<Value>,
+    pub content: Option<Value>,
+}
+
+/// `content`: a string, a list of blocks, or another type (named for the message).
+pub(super) enum Content<'a> {
+    Text(Cow<'a, str>),
+    Blocks(Vec<Block<'a>>),
+    Other(&'static str),
+}
+
+/// A field read for its string; any other type is kept by name (`"a number"`, `"null"` …).
+#[derive(Default)]
+pub(super) enum Scalar<'a> {
+    #[default]
+    Absent,
+    Str(Cow<'a, str>),
+    Other(&'static str),
+}
+
+impl<'a> Scalar<'a> {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// A JSON value's type as messages name it.
+pub(super) fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOL,
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+    }
+}
+
+const NULL: &str = "null";
+const BOOL: &str = "a boolean";
+const NUMBER: &str = "a number";
+const STRING: &str = "a string";
+const ARRAY: &str = "an array";
+const OBJECT: &str = "an object";
+
+/// A visitor for a value that may be of any JSON type: each `visit_*` of [`Visitor`] forwards to
+/// one of these, with the type's name for the ones a field does not read.
+trait AnyValue<'de>: Sized {
+    type Out;
+    fn string(self, s: Cow<'de, str>) -> Self::Out;
+    fn other(self, type_name: &'static str) -> Self::Out;
+    fn object<A: MapAccess<'de>>(self, map: A) -> Result<Self::Out, A::Error>;
+    /// A list: skipped unless the field reads it.
+    fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Out, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(self.other(ARRAY))
+    }
+}
+
+/// Adapts an [`AnyValue`] to serde's [`Visitor`].
+struct Any<T>(T);
+
+impl<'de, T: AnyValue<'de>> Visitor<'de> for Any<T> {
+    type Value = T::Out;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<T::Out, E> {
+        Ok(self.0.other(BOOL))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<T::Out, E> {
+        Ok(self.0.other(NUMBER))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<T::Out, E> {
+        Ok(self.0.other(NUMBER))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<T::Out, E> {
+        Ok(self.0.other(NUMBER))
+    }
+    fn visit_unit<E>(self) -> Result<T::Out, E> {
+        Ok(self.0.other(NULL))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<T::Out, E> {
+        Ok(self.0.string(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<T::Out, E> {
+        Ok(self.0.string(Cow::Owned(s.to_string())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<T::Out, E> {
+        Ok(self.0.string(Cow::Owned(s)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T::Out, A::Error> {
+        self.0.list(seq)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T::Out, A::Error> {
+        self.0.object(map)
+    }
+}
+
+/// Reads an object's keys, handing each to `field` (which reads its value or skips it).
+fn fields<'de, A, F>(mut map: A, mut field: F) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    F: FnMut(&str, &mut A) -> Result<(), A::Error>,
+{
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        field(&key.0, &mut map)?;
+    }
+    Ok(())
+}
+
+/// An object key, borrowed when it holds no escape.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct K;
+        impl<'de> AnyValue<'de> for K {
+            type Out = Key<'de>;
+            fn string(self, s: Cow<'de, str>) -> Key<'de> {
+                Key(s)
+            }
+            fn other(self, _: &'static str) -> Key<'de> {
+                Key(Cow::Borrowed(""))
+            }
+            fn object<A: MapAccess<'de>>(self, _: A) -> Result<Key<'de>, A::Error> {
+                Ok(Key(Cow::Borrowed("")))
+            }
+        }
+        d.deserialize_str(Any(K))
+    }
+}
+
+fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>().map(drop)
+}
+
+impl<'de> de::Deserialize<'de> for Line<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct L;
+        impl<'de> AnyValue<'de> for L {
+            type Out = Line<'de>;
+            fn string(self, _: Cow<'de, str>) -> Line<'de> {
+                Line(None)
+            }
+            fn other(self, _: &'static str) -> Line<'de> {
+                Line(None)
+            }
+            /// A list is read whole, so one nested past serde_json's recursion limit is a JSON
+            /// error, as it is anywhere else in a line that is read.
+            fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Line<'de>, A::Error> {
+                while seq.next_element::<Value>()?.is_some() {}
+                Ok(Line(None))
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<Line<'de>, A::Error> {
+                let mut r = Record::default();
+                fields(map, |key, map| {
+                    match key {
+                        "type" => r.kind = map.next_value()?,
+                        "sessionId" => r.session = map.next_value()?,
+                        "timestamp" => r.timestamp = map.next_value()?,
+                        "message" => r.content = map.next_value::<Message>()?.0,
+                        "payload" => r.payload = map.next_value::<MaybePayload>()?.0,
+                        _ => skip(map)?,
+                    }
+                    Ok(())
+                })?;
+                Ok(Line(Some(r)))
+            }
+        }
+        d.deserialize_any(Any(L))
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Scalar<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct S;
+        impl<'de> AnyValue<'de> for S {
+            type Out = Scalar<'de>;
+            fn string(self, s: Cow<'de, str>) -> Scalar<'de> {
+                Scalar::Str(s)
+            }
+            fn other(self, type_name: &'static str) -> Scalar<'de> {
+                Scalar::Other(type_name)
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
+                fields(map, |_, map| skip(map))?;
+                Ok(Scalar::Other(OBJECT))
+            }
+        }
+        d.deserialize_any(Any(S))
+    }
+}
+
+/// Claude Code's `message`: the `content` of an object; nothing for any other type.
+struct Message<'a>(Option<Content<'a>>);
+
+impl<'de> de::Deserialize<'de> for Message<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct M;
+        impl<'de> AnyValue<'de> for M {
+            type Out = Message<'de>;
+            fn string(self, _: Cow<'de, str>) -> Message<'de> {
+                Message(None)
+            }
+            fn other(self, _: &'static str) -> Message<'de> {
+                Message(None)
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<Message<'de>, A::Error> {
+                let mut content = None;
+                fields(map, |key, map| match key {
+                    "content" => map.next_value().map(|c| content = Some(c)),
+                    _ => skip(map),
+                })?;
+                Ok(Message(content))
+            }
+        }
+        d.deserialize_any(Any(M))
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Content<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct C;
+        impl<'de> AnyValue<'de> for C {
+            type Out = Content<'de>;
+            fn string(self, s: Cow<'de, str>) -> Content<'de> {
+                Content::Text(s)
+            }
+            fn other(self, type_name: &'static str) -> Content<'de> {
+                Content::Other(type_name)
+            }
+            fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'de>, A::Error> {
+                let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(2));
+                while let Some(b) = seq.next_element()? {
+                    blocks.push(b);
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<Content<'de>, A::Error> {
+                fields(map, |_, map| skip(map))?;
+                Ok(Content::Other(OBJECT))
+            }
+        }
+        d.deserialize_any(Any(C))
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Block<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct B;
+        impl<'de> AnyValue<'de> for B {
+            type Out = Block<'de>;
+            fn string(self, _: Cow<'de, str>) -> Block<'de> {
+                Block::default()
+            }
+            fn other(self, _: &'static str) -> Block<'de> {
+                Block::default()
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<Block<'de>, A::Error> {
+                let mut b = Block::default();
+                fields(map, |key, map| {
+                    match key {
+                        "type" => b.kind = map.next_value()?,
+                        "text" => b.text = map.next_value()?,
+                        "name" => b.name = map.next_value()?,
+                        "input" => b.input = Some(map.next_value()?),
+                        "content" => b.content = Some(map.next_value()?),
+                        _ => skip(map)?,
+                    }
+                    Ok(())
+                })?;
+                Ok(b)
+            }
+        }
+        d.deserialize_any(Any(B))
+    }
+}
+
+/// Codex's `payload`: a [`Payload`] when it is an object.
+struct MaybePayload<'a>(Option<Payload<'a>>);
+
+impl<'de> de::Deserialize<'de> for MaybePayload<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct P;
+        impl<'de> AnyValue<'de> for P {
+            type Out = MaybePayload<'de>;
+            fn string(self, _: Cow<'de, str>) -> MaybePayload<'de> {
+                MaybePayload(None)
+            }
+            fn other(self, _: &'static str) -> MaybePayload<'de> {
+                MaybePayload(None)
+            }
+            fn object<A: MapAccess<'de>>(self, map: A) -> Result<MaybePayload<'de>, A::Error> {
+                let mut p = Payload::default();
+                fields(map, |key, map| {
+                    match key {
+                        "type" => p.kind = map.next_value()?,
+                        "id" => p.id = map.next_value()?,
+                        "role" => p.role = map.next_value()?,
+                        "name" => p.name = map.next_value()?,
+                        "content" => p.content = Some(map.next_value()?),
+                        "arguments" => p.arguments = Some(map.next_value()?),
+                        "output" => p.output = Some(map.next_value()?),
+                        _ => skip(map)?,
+                    }
+                    Ok(())
+                })?;
+                Ok(MaybePayload(Some(p)))
+            }
+        }
+        d.deserialize_any(Any(P))
+    }
+}

@@ -1,0 +1,153 @@
+//! Issue 12, item 6: packs the Action never saw. Every folder holding a `pack.toml` is a pack,
+//! at any depth down to 64 levels, except inside `.git`; a folder discovery cannot enter is an
+//! error naming it, which under `scope: changed` gates when the pull request touches it.
+
+mod common;
+
+use common::standin::{Reply, Server};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// A broken copy of the page's good pack (an unknown manifest key).
+fn broken_pack(at: &Path) {
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
+        at,
+    );
+    let m = at.join("pack.toml");
+    let text = std::fs::read_to_string(&m).unwrap() + "homepage = \"x\"\n";
+    std::fs::write(m, text).unwrap();
+}
+
+fn good_pack(at: &Path) {
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
+        at,
+    );
+}
+
+const NO_UPLOAD: &[&str] = &["--upload", "false", "--test", "false"];
+
+#[test]
+fn scope_all_sees_the_packs_it_used_to_skip() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    for hidden in ["packs/target", "node_modules/x", ".config/p"] {
+        broken_pack(&w.join(hidden));
+    }
+    let deep: String = (0..40).map(|i| format!("d{i}/")).collect();
+    broken_pack(&w.join(format!("{deep}p")));
+    // Inside .git nothing is a pack.
+    broken_pack(&w.join(".git/p"));
+    let r = common::standin::run_ci(w, &[("INPUT_SCOPE", "all")], NO_UPLOAD);
+    assert_eq!(r.code, 1, "{r}");
+    assert_eq!(r.out("packs").as_deref(), Some("5"), "{r}");
+    for dir in ["packs/target", "node_modules/x", ".config/p", "d39/p"] {
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with("hippo-packs: failing: ") && l.contains(dir)),
+            "{dir} fails the gate: {r}"
+        );
+    }
+    assert!(!r.stdout.contains(".git/p"), "{r}");
+}
+
+/// A workspace with a good pack and three folders discovery cannot enter.
+fn blocked_workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    let elsewhere = w.join("vendor/real");
+    broken_pack(&elsewhere);
+    std::fs::create_dir_all(w.join("packs")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, w.join("packs/linked")).unwrap();
+    // Not a pack's link: costs nothing (a package manager's node_modules).
+    std::fs::create_dir_all(w.join("lib")).unwrap();
+    std::os::unix::fs::symlink(w.join("lib"), w.join("packs/lib-link")).unwrap();
+    let odd = w
+        .join("packs")
+        .join(std::ffi::OsStr::from_bytes(b"odd\xff"));
+    broken_pack(&odd.join("p"));
+    let deep: String = (0..70).map(|i| format!("e{i}/")).collect();
+    broken_pack(&w.join(format!("{deep}p")));
+    // vendor/real is itself a pack; remove it from the search by hiding it under .git.
+    std::fs::create_dir_all(w.join(".git")).unwrap();
+    std::fs::rename(w.join("vendor"), w.join(".git/vendor")).unwrap();
+    std::fs::remove_file(w.join("packs/linked")).unwrap();
+    std::os::unix::fs::symlink(w.join(".git/vendor/real"), w.join("packs/linked")).unwrap();
+    ws
+}
+
+#[test]
+fn folders_discovery_cannot_enter_are_errors_naming_them() {
+    let ws = blocked_workspace();
+    let r = common::standin::run_ci(ws.path(), &[("INPUT_SCOPE", "all")], NO_UPLOAD);
+    assert_eq!(r.code, 1, "{r}");
+    let errors: Vec<&str> = r
+        .annotations()
+        .into_iter()
+        .filter(|l| l.starts_with("::error"))
+        .collect();
+    let want = [
+        "packs/linked: a symbolic link to a folder holding a pack.toml",
+        "packs/odd\u{FFFD}: a folder whose name is not UTF-8",
+        "/e63/e64: deeper than 64 levels",
+    ];
+    for w in want {
+        assert!(errors.iter().any(|e| e.contains(w)), "{w}: {r}");
+    }
+    assert!(
+        !r.stdout.contains("lib-link"),
+        "a link to no pack is not reported: {r}"
+    );
+}
+
+fn pr_event() -> String {
+    serde_json::json!({
+        "number": 7,
+        "pull_request": {"number": 7, "changed_files": 1,
+            "head": {"repo": {"full_name": "octo/packs", "fork": false}},
+            "base": {"repo": {"full_name": "octo/packs", "fork": false}}}
+    })
+    .to_string()
+}
+
+fn files_server(file: &'static str) -> Server {
+    Server::start(move |req, _| {
+        if req.path().ends_with("/pulls/7/files") {
+            let item = serde_json::json!([{
+                "sha": "bbcd538c8e72b8c175046e27cc8f907076331401", "filename": file,
+                "status": "added", "additions": 1, "deletions": 0, "changes": 1,
+                "blob_url": null, "raw_url": null,
+                "contents_url": format!("https://api.github.com/repos/octo/packs/contents/{file}")
+            }]);
+            Reply::Json(200, item.to_string())
+        } else {
+            Reply::Json(404, "{}".into())
+        }
+    })
+}
+
+#[test]
+fn under_scope_changed_a_blocked_folder_gates_when_touched() {
+    let ws = blocked_workspace();
+    let event = pr_event();
+    for (file, code) in [
+        ("packs/linked", 1),
+        ("README.md", 0),
+        ("packs/good/README.md", 0),
+    ] {
+        let server = files_server(file);
+        let vars = [
+            ("GITHUB_EVENT_NAME", "pull_request"),
+            ("GITHUB_REPOSITORY", "octo/packs"),
+            ("GITHUB_API_URL", server.url.as_str()),
+            ("INPUT_TOKEN", "ghs_test"),
+            ("EVENT", event.as_str()),
+        ];
+        let r = common::standin::run_ci(ws.path(), &vars, NO_UPLOAD);
+        assert_eq!(r.code, code, "{file}: {r}");
+    }
+}

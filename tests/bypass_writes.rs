@@ -1,0 +1,102 @@
+//! Issue 12, item 5: report files never follow a link a pull request planted. `check --sarif`,
+//! `test --sarif`, `test --junit` replace a link at the destination; `ci` refuses a `sarif-file`
+//! outside the workspace or through a link, before any work, with one `::error` and exit 2.
+
+mod common;
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::process::Command;
+
+fn victim(dir: &Path) -> std::path::PathBuf {
+    let v = dir.join("victim");
+    std::fs::write(&v, "precious\n").unwrap();
+    v
+}
+
+#[test]
+fn check_and_test_reports_replace_a_link_and_leave_its_target_alone() {
+    let d = tempfile::tempdir().unwrap();
+    let pack = common::copy_pack("decision-log", d.path(), "decision-log");
+    let v = victim(d.path());
+    let runs: [(&str, &[&str]); 3] = [
+        ("check.sarif", &["check", "--sarif"]),
+        ("test.sarif", &["test", "--sarif"]),
+        ("test.xml", &["test", "--junit"]),
+    ];
+    for (name, args) in runs {
+        let link = d.path().join(name);
+        symlink(&v, &link).unwrap();
+        let mut all: Vec<&str> = args.to_vec();
+        let link_s = link.to_str().unwrap();
+        all.push(link_s);
+        all.push(pack.to_str().unwrap());
+        let (code, out, err) = common::run(d.path(), &all);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert_eq!(std::fs::read_to_string(&v).unwrap(), "precious\n", "{name}");
+        let meta = std::fs::symlink_metadata(&link).unwrap();
+        assert!(
+            meta.is_file(),
+            "{name}: the link was replaced by the report"
+        );
+        assert!(
+            std::fs::read_to_string(&link)
+                .unwrap()
+                .starts_with(['{', '<'])
+        );
+    }
+    // Control: a writer that follows links would have changed the victim; this one reads it.
+    std::fs::write(d.path().join("victim"), "changed").unwrap();
+    assert_eq!(std::fs::read_to_string(&v).unwrap(), "changed");
+}
+
+/// `ci` in `ws` as the container runs it, uploading nothing.
+fn ci(ws: &Path, sarif_file: &str) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
+        .env_clear()
+        .current_dir(ws)
+        .args(["ci", "--upload", "false", "--test", "false"])
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_WORKSPACE", ws)
+        .env("INPUT_SARIF-FILE", sarif_file)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn ci_refuses_a_sarif_file_through_a_link_or_outside_before_any_work() {
+    let outside = tempfile::tempdir().unwrap();
+    let v = victim(outside.path());
+    let ws = tempfile::tempdir().unwrap();
+    common::copy_pack("decision-log", ws.path(), "packs/good");
+    symlink(&v, ws.path().join("hippo-packs.sarif")).unwrap();
+    symlink(outside.path(), ws.path().join("reports")).unwrap();
+    let outside_file = outside.path().join("x.sarif");
+    for (file, says) in [
+        ("hippo-packs.sarif", "symbolic link hippo-packs.sarif"),
+        ("reports/victim", "symbolic link reports"),
+        ("../escape.sarif", "outside the workspace"),
+        (outside_file.to_str().unwrap(), "outside the workspace"),
+    ] {
+        let (code, out, err) = ci(ws.path(), file);
+        assert_eq!(code, 2, "{file}: {out}{err}");
+        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("::error")).collect();
+        assert_eq!(errors.len(), 1, "{file}: {out}");
+        assert!(errors[0].contains(says), "{file}: {}", errors[0]);
+        assert!(
+            !out.contains("::group::"),
+            "{file}: no pack was checked: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(&v).unwrap(), "precious\n", "{file}");
+    }
+    assert!(!outside_file.exists());
+    // Control: a plain path inside the workspace is written and the run passes.
+    let (code, out, err) = ci(ws.path(), ".hippo-packs/out.sarif");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(ws.path().join(".hippo-packs/out.sarif").is_file());
+}

@@ -1,0 +1,171 @@
+//! `ci` in a pack repository and on pull requests: the report never lands in the pack, the
+//! upload goes to the commit the workspace checked out with the ref that names it, carries
+//! `started_at`, and a `failed` processing status is a warning under `auto` and fails under
+//! `true`. Against the stand-in for GitHub's API on 127.0.0.1.
+
+mod common;
+
+use common::standin::{Reply, Request, Server, run_ci};
+use std::path::Path;
+
+const TOKEN: &str = "ghs_commitTestToken";
+const GITHUB_SHA: &str = "1111111111111111111111111111111111111111";
+const CHECKOUT: &str = "2222222222222222222222222222222222222222";
+const HEAD: &str = "3333333333333333333333333333333333333333";
+
+fn github(processing: &'static str) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
+    move |req, _| {
+        match (req.method.as_str(), req.path()) {
+        ("POST", p) if p.ends_with("/code-scanning/sarifs") => {
+            Reply::Json(202, r#"{"id": "sarif-1", "url": "https://api.github.com/repos/octo/pack/code-scanning/sarifs/sarif-1"}"#.into())
+        }
+        ("GET", p) if p.contains("/code-scanning/sarifs/") => Reply::Json(
+            200,
+            format!(r#"{{"processing_status": "{processing}", "errors": ["bad rule"]}}"#),
+        ),
+        ("GET", p) if p.ends_with("/files") => Reply::Json(200, "[]".into()),
+        _ => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
+    }
+    }
+}
+
+/// A pack repository: the page's decision-log at the root, and a `.git` with `HEAD` at `sha`.
+fn pack_repo(sha: &str) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
+        t.path(),
+    );
+    std::fs::create_dir_all(t.path().join(".git")).unwrap();
+    std::fs::write(t.path().join(".git/HEAD"), format!("{sha}\n")).unwrap();
+    t
+}
+
+fn vars<'a>(api: &'a str, event: &'a str, git_ref: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("GITHUB_API_URL", api),
+        ("GITHUB_REPOSITORY", "octo/pack"),
+        ("GITHUB_SHA", GITHUB_SHA),
+        ("GITHUB_REF", git_ref),
+        ("GITHUB_EVENT_NAME", event),
+        ("INPUT_TOKEN", TOKEN),
+    ]
+}
+
+fn pr_event() -> String {
+    serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
+        "merge_commit_sha": GITHUB_SHA, "head": {"sha": HEAD, "repo": {"full_name": "octo/pack"}},
+        "base": {"repo": {"full_name": "octo/pack"}}}})
+    .to_string()
+}
+
+const FAST: [&str; 4] = ["--http-timeout", "3", "--upload-wait", "2"];
+
+#[test]
+fn a_pack_repository_passes_on_every_run_and_uploads_its_checkout() {
+    let gh = Server::start(github("complete"));
+    let ws = pack_repo(CHECKOUT);
+    let v = vars(&gh.url, "push", "refs/heads/main");
+    for _ in 0..2 {
+        let r = run_ci(ws.path(), &v, &FAST);
+        assert_eq!(r.code, 0, "{r}");
+        assert_eq!(
+            r.out("sarif-file").as_deref(),
+            Some(".hippo-packs/hippo-packs.sarif")
+        );
+        assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+    }
+    assert!(ws.path().join(".hippo-packs/hippo-packs.sarif").is_file());
+    let up = gh.uploads();
+    assert_eq!(up.len(), 2);
+    let body = up[1].json();
+    assert_eq!(body["commit_sha"], CHECKOUT, "the checkout, not GITHUB_SHA");
+    assert_eq!(body["ref"], "refs/heads/main");
+    let started = body["started_at"].as_str().expect("started_at");
+    assert!(
+        started.len() >= 20 && started.contains('T') && started.ends_with('Z'),
+        "{started}"
+    );
+
+    // Control: the old default inside the pack breaks the next run.
+    let old = pack_repo(CHECKOUT);
+    let mut v = vars(&gh.url, "push", "refs/heads/main");
+    v.push(("INPUT_SARIF-FILE", "hippo-packs.sarif"));
+    assert_eq!(run_ci(old.path(), &v, &FAST).code, 0);
+    let again = run_ci(old.path(), &v, &FAST);
+    assert_eq!(again.code, 1, "{again}");
+    assert!(
+        again.stdout.contains("unexpected file hippo-packs.sarif"),
+        "{again}"
+    );
+}
+
+#[test]
+fn a_pull_request_head_checkout_goes_to_the_head_ref() {
+    let gh = Server::start(github("complete"));
+    let ws = pack_repo(HEAD);
+    let event = pr_event();
+    let mut v = vars(&gh.url, "pull_request", "refs/pull/7/merge");
+    v.push(("EVENT", &event));
+    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.code, 0, "{r}");
+    let body = gh.uploads()[0].json();
+    assert_eq!(
+        (body["commit_sha"].as_str(), body["ref"].as_str()),
+        (Some(HEAD), Some("refs/pull/7/head"))
+    );
+}
+
+#[test]
+fn pull_request_target_with_the_base_checked_out_uploads_nothing() {
+    let gh = Server::start(github("complete"));
+    let ws = pack_repo(GITHUB_SHA);
+    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7,
+        "merge_commit_sha": "4444444444444444444444444444444444444444", "head": {"sha": HEAD}}})
+    .to_string();
+    let mut v = vars(&gh.url, "pull_request_target", "refs/heads/main");
+    v.push(("EVENT", &event));
+    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.code, 0, "{r}");
+    assert!(gh.uploads().is_empty(), "nothing goes to the base branch");
+    assert!(r.stdout.contains("never to the base branch"), "{r}");
+    // Control: the ref and sha inputs upload where they say.
+    v.push(("INPUT_REF", "refs/pull/7/head"));
+    v.push(("INPUT_SHA", HEAD));
+    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.code, 0, "{r}");
+    assert_eq!(gh.uploads()[0].json()["ref"], "refs/pull/7/head");
+}
+
+#[test]
+fn failed_processing_warns_under_auto_and_fails_under_true() {
+    let gh = Server::start(github("failed"));
+    let ws = pack_repo(CHECKOUT);
+    let v = vars(&gh.url, "push", "refs/heads/main");
+    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.code, 0, "{r}");
+    assert!(
+        r.annotations()
+            .iter()
+            .any(|a| a.starts_with("::warning") && a.contains("bad rule")),
+        "{r}"
+    );
+    assert_eq!(r.out("uploaded").as_deref(), Some("false"));
+    let mut v = v;
+    v.push(("INPUT_UPLOAD", "true"));
+    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        r.annotations()
+            .iter()
+            .any(|a| a.starts_with("::error") && a.contains("bad rule"))
+    );
+}
+
+#[test]
+fn a_lone_ref_input_is_a_usage_error() {
+    let ws = pack_repo(CHECKOUT);
+    let r = run_ci(ws.path(), &[("INPUT_REF", "refs/heads/x")], &[]);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(r.stderr.contains("give both or neither"), "{r}");
+}
