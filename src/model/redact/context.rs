@@ -46,18 +46,6 @@ pub fn discord_webhook(hay: &[u8], i: usize, anchor: &str) -> Found {
     Some(("discord-webhook-url", start, end))
 }
 
-/// `AccountKey=` / `SharedAccessKey=` in a connection string: 40 to 100 base64 characters.
-pub fn azure_key(hay: &[u8], i: usize, anchor: &str) -> Found {
-    let start = i + anchor.len();
-    let class = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=';
-    let end = run_end(hay, start, 100, class);
-    let key = &hay[start..end];
-    if !(40..=100).contains(&key.len()) || entropy(key) < 4.0 || is_placeholder(key) {
-        return None;
-    }
-    Some(("azure-storage-account-key", start, end))
-}
-
 /// `<bot id>:AA<33>`: 5 to 16 digits, `:AA`, 33 base64url characters.
 pub fn telegram(hay: &[u8], i: usize, _anchor: &str) -> Found {
     let lo = i.saturating_sub(16);
@@ -136,25 +124,14 @@ fn credential(hay: &[u8], start: usize) -> Option<usize> {
     ok.then_some(end)
 }
 
-/// `Bearer <token>`, `Basic <base64 of user:password>`, and `Authorization: <scheme> <token>`
-/// for the other schemes (`Token`, `Bot`, `Api-Token`, `ApiKey`, `SSWS`, ...).
+/// `Authorization` (also `Proxy-Authorization`, in a header, JSON or code), `:` or `=`, then a
+/// scheme and its credential: `Bearer <token>`, `Basic <base64 of user:password>`, `Token`,
+/// `Bot`, `Api-Token`, `ApiKey`, `SSWS`, `Key`. The anchor is `uthorization`, so that one
+/// spelling finds both `Authorization` and `authorization`.
 pub fn authorization(hay: &[u8], i: usize, anchor: &str) -> Found {
-    if !boundary_before(hay, i) {
+    if i == 0 || !matches!(hay[i - 1], b'a' | b'A') || !boundary_before(hay, i - 1) {
         return None;
     }
-    match anchor.len() {
-        6 => {
-            let start = after_spaces(hay, i + 6)?;
-            Some(("authorization-header", start, credential(hay, start)?))
-        }
-        5 => basic(hay, i),
-        _ => scheme(hay, i + anchor.len()),
-    }
-}
-
-/// After `Authorization`: `:` or `=` (quoted or not), then a scheme other than Bearer and Basic
-/// (their own anchors find those) and its credential.
-fn scheme(hay: &[u8], mut j: usize) -> Found {
     let skip = |j: usize| {
         let j = run_end(hay, j, 8, |b| b == b' ' || b == b'\t');
         let q = match hay.get(j) {
@@ -163,14 +140,19 @@ fn scheme(hay: &[u8], mut j: usize) -> Found {
         };
         run_end(hay, j + q, 8, |b| b == b' ' || b == b'\t')
     };
-    j = skip(j);
+    let mut j = skip(i + anchor.len());
     if !matches!(hay.get(j), Some(b':' | b'=')) {
         return None;
     }
     j = skip(j + 1);
     let word_end = run_end(hay, j, 16, |b| b.is_ascii_alphabetic() || b == b'-');
     let word = hay[j..word_end].to_ascii_lowercase();
+    let start = after_spaces(hay, word_end)?;
+    if word == b"basic" {
+        return basic(hay, start);
+    }
     const SCHEMES: &[&[u8]] = &[
+        b"bearer",
         b"token",
         b"bot",
         b"api-token",
@@ -182,13 +164,11 @@ fn scheme(hay: &[u8], mut j: usize) -> Found {
     if !SCHEMES.contains(&word.as_slice()) {
         return None;
     }
-    let start = after_spaces(hay, word_end)?;
     Some(("authorization-header", start, credential(hay, start)?))
 }
 
 /// `Basic <base64 of user:password>` with a password that is not a placeholder.
-fn basic(hay: &[u8], i: usize) -> Found {
-    let start = after_spaces(hay, i + 5)?;
+fn basic(hay: &[u8], start: usize) -> Found {
     let class = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=';
     let end = run_end(hay, start, 2048, class);
     let t = &hay[start..end];

@@ -7,17 +7,26 @@ use super::shape::*;
 
 type Found = Option<(&'static str, usize, usize)>;
 
-/// Parts of secret names, searched in lower case, Capitalized and UPPER case; the scanner reads
-/// the whole name around them.
+/// Parts of secret names as the text writes them, lower case and UPPER case; the middle of a
+/// word where its first letter may be either case (`oken` finds `token` and `Token`). The
+/// scanner reads the whole name around them.
 pub const ANCHORS: &[&str] = &[
     "key",
-    "token",
-    "secret",
-    "passw",
-    "passphrase",
+    "Key",
+    "KEY",
+    "oken",
+    "OKEN",
+    "ecret",
+    "ECRET",
+    "assw",
+    "ASSW",
+    "assp",
+    "ASSP",
     "pwd",
-    "credential",
-    "creds",
+    "Pwd",
+    "PWD",
+    "redential",
+    "REDENTIAL",
 ];
 
 /// A provider in the key's name, and the kind a secret assigned to it carries.
@@ -98,6 +107,27 @@ const KEY_OF: &[&str] = &[
     "subscription",
     "admin",
 ];
+/// Providers whose name may follow the secret word (`TOKEN_GITHUB`, `AWS_BEARER_TOKEN_BEDROCK`).
+const PROVIDERS: &[&str] = &[
+    "bedrock",
+    "github",
+    "gitlab",
+    "slack",
+    "openai",
+    "anthropic",
+    "stripe",
+    "npm",
+    "pypi",
+    "docker",
+    "aws",
+    "azure",
+    "gcp",
+    "google",
+    "discord",
+    "telegram",
+    "twilio",
+    "sendgrid",
+];
 /// Words before the secret word that make it public or not a credential: `csrf_token`,
 /// `next_page_token`, `public_key`, `token_id`-like names end elsewhere anyway.
 const PUBLIC: &[&str] = &[
@@ -133,9 +163,13 @@ pub fn secret_name(name: &[u8]) -> Option<bool> {
             last.pop();
         }
     }
-    if parts
-        .last()
-        .is_some_and(|p| matches!(p.as_str(), "value" | "base" | "string" | "str"))
+    // `secret_key_base`, `api_key_value`, `AWS_BEARER_TOKEN_BEDROCK`: a last word that says
+    // nothing more, or names the provider.
+    if parts.len() >= 2
+        && parts.last().is_some_and(|p| {
+            matches!(p.as_str(), "value" | "base" | "string" | "str")
+                || PROVIDERS.contains(&p.as_str())
+        })
     {
         parts.pop();
     }
@@ -156,9 +190,25 @@ pub fn secret_name(name: &[u8]) -> Option<bool> {
         .then_some(password)
 }
 
-/// The kind for a name: a provider named in it, or `generic-api-key`.
+/// Whole names that say which kind of secret they hold.
+pub const NAMED_EXACTLY: &[(&[&str], &str, &str)] = &[
+    (&["account", "key"], "azure-storage-account-key", "Azure"),
+    (
+        &["shared", "access", "key"],
+        "azure-storage-account-key",
+        "Azure",
+    ),
+];
+
+/// The kind for a name: the name itself, a provider named in it, or `generic-api-key`.
 fn kind_of(name: &[u8]) -> &'static str {
     let parts = name_parts(name);
+    if let Some(&(_, kind, _)) = NAMED_EXACTLY
+        .iter()
+        .find(|(p, _, _)| *p == parts.as_slice())
+    {
+        return kind;
+    }
     NAMED
         .iter()
         .find(|(p, _, _)| {
@@ -246,7 +296,6 @@ pub fn scan(hay: &[u8], hit: usize, anchor: &str) -> Found {
         && entropy(v) >= if hex(v) { 3.0 } else { 3.5 }
         && !is_placeholder(v)
         && !is_code_reference(v)
-        && !super::table::is_sample(v)
     {
         return Some((kind, start, end));
     }

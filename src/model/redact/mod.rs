@@ -73,7 +73,12 @@ pub fn kinds() -> Vec<Kind> {
             "a secret-named assignment whose name holds the provider's name"
         },
     });
-    for k in rows.chain(named) {
+    let exact = generic::NAMED_EXACTLY.iter().map(|&(_, id, family)| Kind {
+        id,
+        family,
+        what: "a secret-named assignment whose whole name says which secret it is (AccountKey, SharedAccessKey)",
+    });
+    for k in rows.chain(named).chain(exact) {
         if !out.iter().any(|o| o.id == k.id) {
             out.push(k);
         }

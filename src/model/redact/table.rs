@@ -78,8 +78,9 @@ pub struct Detector {
     pub id: &'static str,
     /// The family of docs/redaction.md's table and of the differential script.
     pub family: &'static str,
-    /// Where the row looks. Written as the text starts; with `fold`, also searched Capitalized
-    /// and in UPPER case.
+    /// Where the row looks: written as the text holds them; with `fold`, also searched
+    /// Capitalized and in UPPER case. None: the row only names the kind of a secret-named
+    /// assignment's value.
     pub anchors: &'static [&'static str],
     pub fold: bool,
     pub shape: Shape,
@@ -137,15 +138,10 @@ const fn scanner(
 /// Slack's tokens all start with `xox` (but app tokens): one anchor for all, each row's pattern
 /// tells them apart.
 const SLACK: &[&str] = &["xox"];
-/// An Azure client secret's digit and `Q~`, and a Twilio key's `SK` and first hex digit: every
-/// anchor is at least 3 bytes, so the automaton's prefilter stays selective.
-const AZURE: &[&str] = &[
-    "0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~",
-];
-const TWILIO: &[&str] = &[
-    "SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9", "SKa", "SKb", "SKc",
-    "SKd", "SKe", "SKf",
-];
+/// The rows with no anchor of their own: shapes too short or too common to search for (`SK`,
+/// `Q~`) or too rare to spend one of the automaton's patterns on. They name the kind of a
+/// secret-named assignment whose value has their shape (`TWILIO_API_KEY=SK...`).
+const NAMED_ONLY: &[&str] = &[];
 
 /// Google's published sample API keys (documentation and client samples).
 const GOOGLE_SAMPLES: &[u64] = &[
@@ -170,13 +166,6 @@ const GOOGLE_SAMPLES: &[u64] = &[
 /// Stripe's documented test key (its API reference shows it to every reader).
 const STRIPE_SAMPLES: &[u64] = &[0xddd19c486d095d84];
 
-/// Whether a value is one of the published samples of any row (a sample stays allowed when a
-/// less specific row, such as a secret-named assignment, looks at it).
-pub fn is_sample(v: &[u8]) -> bool {
-    let h = super::verify::fnv1a(v);
-    GOOGLE_SAMPLES.contains(&h) || STRIPE_SAMPLES.contains(&h)
-}
-
 use Stop::*;
 use Verify::*;
 
@@ -192,9 +181,9 @@ pub static TABLE: &[Detector] = &[
     token("aws-access-token", "AWS", &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
         r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}", Word, Entropy(3.0),
         "AWS access key ids: AKIA/ASIA/ABIA/ACCA + 16 base32"),
-    token("aws-amazon-bedrock-api-key-long-lived", "AWS", &["ABSK"],
+    token("aws-amazon-bedrock-api-key-long-lived", "AWS", NAMED_ONLY,
         r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", Base64, Entropy(4.0),
-        "Amazon Bedrock long-lived API keys: ABSK + base64"),
+        "Amazon Bedrock long-lived API keys: ABSK + base64 (assigned to a secret-named key)"),
     Detector { samples: GOOGLE_SAMPLES, ..token("gcp-api-key", "GCP/Google", &["AIza"],
         r"AIza[A-Za-z0-9_-]{35}", Url64, Entropy(3.0),
         "Google API keys: AIza + 35 (Google's published sample keys are allowed)") },
@@ -204,12 +193,9 @@ pub static TABLE: &[Detector] = &[
     token("gcp-oauth-client-secret", "GCP/Google", &["GOCSPX-"],
         r"GOCSPX-[A-Za-z0-9_-]{28}", Url64, Entropy(3.0),
         "Google OAuth client secrets: GOCSPX- + 28"),
-    Detector { shape: Shape::Token { pattern: r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        back: 3, stop: Azure, verify: Entropy(3.5) },
-        ..token("azure-ad-client-secret", "Azure", AZURE, "", Azure, Mixed,
-        "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more") },
-    scanner("azure-storage-account-key", "Azure", &["AccountKey=", "SharedAccessKey="], false,
-        context::azure_key, "AccountKey= / SharedAccessKey= of a connection string: 40 to 100 base64"),
+    token("azure-ad-client-secret", "Azure", NAMED_ONLY, r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        Azure, Entropy(3.5),
+        "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more (assigned to a secret-named key)"),
     token("github-pat", "GitHub", &["ghp_"], r"ghp_[A-Za-z0-9]{36}", Word, GitHubCrc,
         "ghp_ + 36 whose last 6 are the CRC32 of the 30 before"),
     token("github-oauth", "GitHub", &["gho_"], r"gho_[A-Za-z0-9]{36}", Word, GitHubCrc,
@@ -220,29 +206,29 @@ pub static TABLE: &[Detector] = &[
         "ghr_ + 36, CRC32-checked"),
     token("github-fine-grained-pat", "GitHub", &["github_pat_"], r"github_pat_[A-Za-z0-9_]{82}",
         Word, Entropy(3.0), "github_pat_ + 82"),
-    token("gitlab-pat", "GitLab", &["glpat-"],
+    token("gitlab-pat", "GitLab", &["glp"],
         r"glpat-[A-Za-z0-9_-]{20,300}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?", Url64, Entropy(3.0),
         "glpat- + 20 (or a routable token)"),
     token("gitlab-runner-authentication-token", "GitLab", &["glrt-"],
         r"glrt-[A-Za-z0-9_-]{20,300}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?", Url64, Entropy(3.0),
         "glrt- + 20 or more"),
-    token("gitlab-ptt", "GitLab", &["glptt-"], r"glptt-[0-9a-f]{40}", Url64, Entropy(3.0),
+    token("gitlab-ptt", "GitLab", &["glp"], r"glptt-[0-9a-f]{40}", Url64, Entropy(3.0),
         "pipeline trigger tokens: glptt- + 40 hex"),
     token("gitlab-deploy-token", "GitLab", &["gldt-"], r"gldt-[A-Za-z0-9_-]{20,64}", Url64,
         Entropy(3.0), "gldt- + 20"),
-    token("gitlab-feed-token", "GitLab", &["glft-"], r"glft-[A-Za-z0-9_-]{20,64}", Url64,
+    token("gitlab-feed-token", "GitLab", &["glf"], r"glft-[A-Za-z0-9_-]{20,64}", Url64,
         Entropy(3.0), "glft- + 20"),
-    token("gitlab-feature-flag-client-token", "GitLab", &["glffct-"],
+    token("gitlab-feature-flag-client-token", "GitLab", &["glf"],
         r"glffct-[A-Za-z0-9_-]{20,64}", Url64, Entropy(3.0), "glffct- + 20"),
-    token("gitlab-incoming-mail-token", "GitLab", &["glimt-"], r"glimt-[A-Za-z0-9_-]{25,64}",
+    token("gitlab-incoming-mail-token", "GitLab", NAMED_ONLY, r"glimt-[A-Za-z0-9_-]{25,64}",
         Url64, Entropy(3.0), "glimt- + 25"),
-    token("gitlab-kubernetes-agent-token", "GitLab", &["glagent-"],
+    token("gitlab-kubernetes-agent-token", "GitLab", NAMED_ONLY,
         r"glagent-[A-Za-z0-9_-]{50,100}", Url64, Entropy(3.0), "glagent- + 50"),
     token("gitlab-oauth-app-secret", "GitLab", &["gloas-"], r"gloas-[A-Za-z0-9_-]{64}", Url64,
         Entropy(3.0), "gloas- + 64"),
-    token("gitlab-scim-token", "GitLab", &["glsoat-"], r"glsoat-[A-Za-z0-9_-]{20,64}", Url64,
+    token("gitlab-scim-token", "GitLab", NAMED_ONLY, r"glsoat-[A-Za-z0-9_-]{20,64}", Url64,
         Entropy(3.0), "glsoat- + 20"),
-    token("gitlab-cicd-job-token", "GitLab", &["glcbt-"],
+    token("gitlab-cicd-job-token", "GitLab", NAMED_ONLY,
         r"glcbt-[A-Za-z0-9]{1,5}_[A-Za-z0-9_-]{20,64}", Url64, Entropy(3.0), "glcbt- tokens"),
     token("gitlab-rrt", "GitLab", &["GR1348941"], r"GR1348941[A-Za-z0-9_-]{20}", Url64,
         Entropy(3.0), "runner registration tokens: GR1348941 + 20"),
@@ -271,27 +257,27 @@ pub static TABLE: &[Detector] = &[
         "sk_/rk_ + live/test/prod + 16 or more (Stripe's documented test key is allowed)") },
     token("stripe-webhook-secret", "Stripe", &["whsec_"], r"whsec_[A-Za-z0-9+/=]{32,64}", Base64,
         Entropy(3.5), "webhook signing secrets: whsec_ + 32"),
-    token("twilio-api-key", "Twilio", TWILIO, r"SK[0-9a-fA-F]{32}", Word, Entropy(3.0),
-        "Twilio API key sids: SK + 32 hex"),
+    token("twilio-api-key", "Twilio", NAMED_ONLY, r"SK[0-9a-fA-F]{32}", Word, Entropy(3.0),
+        "Twilio API key sids: SK + 32 hex (assigned to a secret-named key)"),
     token("sendgrid-api-token", "SendGrid", &["SG."], r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
         Url64, Entropy(3.0), "SG.<22>.<43>"),
     token("npm-access-token", "npm", &["npm_"], r"npm_[A-Za-z0-9]{36}", Word, NpmCrc,
         "npm_ + 36 whose last 6 are the CRC32 of the 30 before"),
     token("pypi-upload-token", "PyPI", &["pypi-"], r"pypi-[A-Za-z0-9_-]{50,1000}", Url64,
         PyPiMacaroon, "pypi- + a macaroon whose location is pypi.org or test.pypi.org"),
-    token("dockerhub-personal-access-token", "Docker Hub", &["dckr_pat_"],
+    token("dockerhub-personal-access-token", "Docker Hub", &["dckr_"],
         r"dckr_pat_[A-Za-z0-9_-]{27,40}", Url64, Entropy(3.0), "dckr_pat_ + 27"),
-    token("dockerhub-organization-access-token", "Docker Hub", &["dckr_oat_"],
+    token("dockerhub-organization-access-token", "Docker Hub", &["dckr_"],
         r"dckr_oat_[A-Za-z0-9_-]{32,40}", Url64, Entropy(3.0), "dckr_oat_ + 32"),
     token("huggingface-access-token", "Hugging Face", &["hf_"], r"hf_[A-Za-z]{34}", Word, Cased,
         "hf_ + 34 letters of both cases"),
     token("huggingface-organization-api-token", "Hugging Face", &["api_org_"],
         r"api_org_[A-Za-z]{34}", Word, Cased, "api_org_ + 34 letters"),
-    token("anthropic-admin-api-key", "Anthropic", &["sk-ant-admin"],
+    token("anthropic-admin-api-key", "Anthropic", &["sk-"],
         r"sk-ant-admin[0-9]{2}-[A-Za-z0-9_-]{32,200}", Url64, Mixed, "sk-ant-admin01-..."),
-    token("anthropic-api-key", "Anthropic", &["sk-ant-"], r"sk-ant-(?:api[0-9]{2}-)?[A-Za-z0-9_-]{32,200}",
+    token("anthropic-api-key", "Anthropic", &["sk-"], r"sk-ant-(?:api[0-9]{2}-)?[A-Za-z0-9_-]{32,200}",
         Url64, Mixed, "sk-ant-api03-..."),
-    token("openrouter-api-key", "OpenRouter", &["sk-or-"], r"sk-or-v[0-9]-[0-9a-f]{64}", Url64,
+    token("openrouter-api-key", "OpenRouter", &["sk-"], r"sk-or-v[0-9]-[0-9a-f]{64}", Url64,
         Entropy(3.0), "sk-or-v1- + 64 hex"),
     token("deepseek-api-key", "DeepSeek", &["sk-"], r"sk-[0-9a-f]{32}", Url64, Entropy(3.0),
         "sk- + 32 hex"),
@@ -309,11 +295,12 @@ pub static TABLE: &[Detector] = &[
         Mixed, "tgp_v1_ + 43"),
     token("notion-api-token", "Notion", &["ntn_"], r"ntn_[0-9]{11}[A-Za-z0-9]{35}", Word, Mixed,
         "ntn_ + 11 digits + 35"),
-    token("notion-api-token", "Notion", &["secret_"], r"secret_[A-Za-z0-9]{43}", Word, Mixed,
-        "secret_ + 43 (integration tokens before ntn_)"),
-    token("linear-api-key", "Linear", &["lin_api_"], r"lin_api_[A-Za-z0-9]{40}", Word, Mixed,
+    Detector { shape: Shape::Token { pattern: r"secret_[A-Za-z0-9]{43}", back: 1, stop: Word, verify: Mixed },
+        ..token("notion-api-token", "Notion", &["ecret"], "", Word, Mixed,
+        "secret_ + 43 (integration tokens before ntn_)") },
+    token("linear-api-key", "Linear", &["lin_"], r"lin_api_[A-Za-z0-9]{40}", Word, Mixed,
         "lin_api_ + 40"),
-    token("linear-oauth-token", "Linear", &["lin_oauth_"], r"lin_oauth_[0-9a-f]{64}", Word,
+    token("linear-oauth-token", "Linear", &["lin_"], r"lin_oauth_[0-9a-f]{64}", Word,
         Entropy(3.0), "lin_oauth_ + 64 hex"),
     scanner("discord-webhook-url", "Discord", &["/api/webhooks/"], false, context::discord_webhook,
         "discord.com/api/webhooks/<id>/<68> (the URL is the credential)"),
@@ -321,11 +308,11 @@ pub static TABLE: &[Detector] = &[
         "<bot id>:AA + 33"),
     scanner("jwt", "JWT", &["eyJ"], false, context::jwt,
         "three to five base64url parts whose first decodes to a JSON header with alg"),
-    scanner("authorization-header", "Authorization headers", &["bearer", "basic", "authorization"],
-        true, context::authorization,
+    scanner("authorization-header", "Authorization headers", &["uthorization", "UTHORIZATION"],
+        false, context::authorization,
         "Bearer/Token/Bot/Api-Token credentials, Basic base64(user:password)"),
     scanner("url-credentials", "credentials in URLs", &["://"], false, context::url_credentials,
         "scheme://user:password@host (any scheme: https, ftp, amqp, redis, postgres, ...)"),
-    scanner("generic-api-key", "secret-named assignments", generic::ANCHORS, true, generic::scan,
+    scanner("generic-api-key", "secret-named assignments", generic::ANCHORS, false, generic::scan,
         "a secret-named key assigned a random-looking literal, in code, config, env files, connection strings"),
 ];
