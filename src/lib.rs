@@ -5,6 +5,7 @@
 //! engine); [`outcome`], [`check`] and [`fixture`] (the case runner); [`report`] (renderers);
 //! [`github`]; [`ci`] (the Action); [`cli`].
 
+pub mod allow;
 pub mod check;
 pub mod ci;
 pub mod cli;

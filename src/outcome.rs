@@ -2,7 +2,7 @@
 //! one [`PackReport`] per pack (its diagnostics and, for `test`, its [`CaseResult`]s).
 
 use crate::core::{Diagnostic, Severity};
-use crate::dream::Counts;
+use crate::dream::{Counts, ReviewPrompt};
 use crate::pack::Kind;
 
 /// Which command produced the reports.
@@ -19,8 +19,23 @@ pub struct CaseResult {
     pub counts: Counts,
     /// One `test-expectation` diagnostic per failed expectation (empty: the case passed).
     pub failures: Vec<Diagnostic>,
-    /// The prompts the pass sent, for `--print-prompts`.
+    /// The pass the case runs.
+    pub pass: String,
+    /// The prompts the pass sent, in call order (call `n` is `prompts[n - 1]`).
     pub prompts: Vec<String>,
+    /// The prompts the reviewer was sent.
+    pub review_prompts: Vec<ReviewPrompt>,
+    /// Why the counts came out as they did, one line each, in the order things happened:
+    /// refused elements (with the validation rule), rejected proposals (with the reviewer's
+    /// note), notes a filter left out, calls not made. A failed case shows them.
+    pub reasons: Vec<String>,
+}
+
+/// A warning an `[[allow]]` entry matched, and the entry's reason.
+#[derive(Debug, Clone)]
+pub struct Allowed {
+    pub diagnostic: Diagnostic,
+    pub reason: String,
 }
 
 /// Everything known about one pack after `check` (and `test`).
@@ -42,8 +57,12 @@ pub struct PackReport {
     pub diagnostics: Vec<Diagnostic>,
     /// `test` only: the cases run (empty when validation failed).
     pub cases: Vec<CaseResult>,
-    /// `test` only: `--case NAME` matched nothing.
+    /// `test` only: `--case NAME` matched nothing (in a run over several packs: in no pack).
     pub no_case: Option<String>,
+    /// Warnings an allowance took out of the verdict (docs/configuration.md), in order.
+    pub allowed: Vec<Allowed>,
+    /// `test` only: the names of the cases the pack declares (before `--case`).
+    pub case_names: Vec<String>,
 }
 
 impl PackReport {
@@ -62,6 +81,19 @@ impl PackReport {
     /// The name `ok <pack>/<case>` uses: the manifest's name, or the folder.
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.dir)
+    }
+    /// How the lines of a run name this pack: the manifest's name (or the folder) in a run over
+    /// one pack, the folder as given in a run over several (docs/output-formats.md).
+    pub fn run_name(&self) -> &str {
+        if self.prefix.is_empty() {
+            self.display_name()
+        } else {
+            self.prefix.trim_end_matches('/')
+        }
+    }
+    /// `<pack>/<case>` as `ok` and `FAIL` lines name a case.
+    pub fn case_label(&self, case: &str) -> String {
+        format!("{}/{case}", self.run_name())
     }
     /// Whether the pack fails: an error, a failed case or an unmatched `--case`.
     pub fn failed(&self, deny_warnings: bool) -> bool {

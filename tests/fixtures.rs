@@ -6,6 +6,7 @@
 //! `bad*` variants, 0 for `good*`), and `setup` (a bash script run in a temporary copy of the
 //! variant before the command, for what git cannot store: links, FIFOs, sparse files, odd names;
 //! `$BASE` names `tests/packs/`, where the page's good pack `decision-log` is, to copy and break).
+//! `expected-stderr`, when present, is the exact standard error (prompts, hints).
 //! `UPDATE_EXPECTED=1 cargo test --test fixtures` rewrites the `expected` files.
 mod common;
 
@@ -35,6 +36,8 @@ struct Outcome {
     code: i32,
     want_stdout: Option<String>,
     want_code: i32,
+    stderr: String,
+    want_stderr: Option<String>,
 }
 
 fn run_variant(variant: &Path) -> Outcome {
@@ -80,6 +83,8 @@ fn run_variant(variant: &Path) -> Outcome {
         code: out.status.code().unwrap_or(-1),
         want_stdout: std::fs::read_to_string(variant.join("expected")).ok(),
         want_code,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        want_stderr: std::fs::read_to_string(variant.join("expected-stderr")).ok(),
     }
 }
 
@@ -90,6 +95,13 @@ fn problems(o: &Outcome) -> Vec<String> {
         Some(w) if *w != o.stdout => p.push(format!(
             "{}: output differs\n--- expected\n{}--- got\n{}",
             o.name, w, o.stdout
+        )),
+        _ => {}
+    }
+    match &o.want_stderr {
+        Some(w) if *w != o.stderr => p.push(format!(
+            "{}: standard error differs\n--- expected\n{}--- got\n{}",
+            o.name, w, o.stderr
         )),
         _ => {}
     }
@@ -113,6 +125,12 @@ fn every_fixture_prints_its_expected_output() {
             let o = run_variant(&variant);
             if update {
                 std::fs::write(variant.join("expected"), &o.stdout).unwrap();
+                let err_file = variant.join("expected-stderr");
+                if !o.stderr.is_empty() {
+                    std::fs::write(&err_file, &o.stderr).unwrap();
+                } else if err_file.exists() {
+                    std::fs::remove_file(&err_file).unwrap();
+                }
                 if o.code != o.want_code {
                     failures.push(format!(
                         "{}: exit {} (wanted {})",
@@ -170,10 +188,12 @@ fn control_a_wrong_expectation_is_caught() {
         code: 0,
         want_stdout: Some("error pack.toml: missing field `name`\n".into()),
         want_code: 1,
+        stderr: "hint\n".into(),
+        want_stderr: Some(String::new()),
     };
     assert_eq!(
         problems(&o).len(),
-        2,
-        "a differing output and exit code must both be reported"
+        3,
+        "a differing output, standard error and exit code must all be reported"
     );
 }

@@ -66,7 +66,7 @@ fn tested(tmp: &std::path::Path) -> PackReport {
                 ..Counts::default()
             },
             failures,
-            prompts: vec![],
+            ..CaseResult::default()
         },
     ];
     report

@@ -49,7 +49,12 @@ fn test_in(dir: &Path, extra: &[&str]) -> Run {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert!(left.is_empty(), "temporary folders left behind: {left:?}");
     Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        // Standard output, then the prompts `--print-prompts` writes on standard error.
+        stdout: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
         code: out.status.code().unwrap_or(-1),
     }
 }
@@ -115,7 +120,7 @@ fn the_stub_subprocess_gives_the_same_result_as_the_stand_in() {
         assert!(
             inproc
                 .stdout
-                .contains("=== decision-log/cache-store prompt 1 ===")
+                .contains("# decision-log/cache-store: pass decision-log, call 1, model\n")
         );
         assert_eq!(
             snapshot(&t.path().join("pack")),

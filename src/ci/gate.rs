@@ -14,12 +14,15 @@ use crate::outcome::PackReport;
 pub struct Gate {
     pub gated: Vec<bool>,
     pub notes: Vec<String>,
+    /// The pull request's changed files, when listed (annotations put theirs first).
+    pub files: Option<Vec<String>>,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
-/// touches (every pack, with a notice saying why, when its files cannot be listed).
+/// touches (every pack, with a notice saying why, when its files cannot be listed). `paths` are
+/// the packs' repository-relative folders, every pack discovered (before a `shard` partition).
 pub fn gate(
-    reports: &[PackReport],
+    paths: &[String],
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
@@ -28,18 +31,20 @@ pub fn gate(
 ) -> anyhow::Result<Gate> {
     if s.scope == Scope::All {
         return Ok(Gate {
-            gated: vec![true; reports.len()],
+            gated: vec![true; paths.len()],
             notes: Vec::new(),
+            files: None,
         });
     }
-    match changed(reports, s, gh, log, net, out)? {
+    match changed(paths, s, gh, log, net, out)? {
         Ok(gate) => Ok(gate),
         Err(why) => {
             let msg = format!("{why}; every pack gates");
             say(out, &log.annotate(Level::Notice, "scope", &msg)).ok();
             Ok(Gate {
-                gated: vec![true; reports.len()],
+                gated: vec![true; paths.len()],
                 notes: vec![format!("scope changed: {msg}")],
+                files: None,
             })
         }
     }
@@ -47,7 +52,7 @@ pub fn gate(
 
 /// The packs the pull request touches, or why they cannot be known.
 fn changed(
-    reports: &[PackReport],
+    paths: &[String],
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
@@ -97,21 +102,21 @@ fn changed(
             files.len()
         )));
     }
-    let paths: Vec<String> = reports.iter().map(|r| r.uri_base.clone()).collect();
-    let gated = pulls::touched(&paths, &files);
+    let gated = pulls::touched(paths, &files);
     let count = gated.iter().filter(|g| **g).count();
     let note = format!(
         "scope changed: pull request #{} changes {} {}, in {count} of {} {}",
         pr.number,
         files.len(),
         if files.len() == 1 { "file" } else { "files" },
-        reports.len(),
-        if reports.len() == 1 { "pack" } else { "packs" }
+        paths.len(),
+        if paths.len() == 1 { "pack" } else { "packs" }
     );
     say(out, &log.line(&format!("hippo-packs: {note}")))?;
     Ok(Ok(Gate {
         gated,
         notes: vec![note],
+        files: Some(files),
     }))
 }
 

@@ -5,6 +5,8 @@
 //! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
 //! step outputs. Each step is a module; this one runs them in order and returns the verdict.
 
+mod allowances;
+mod annotate;
 mod commit;
 mod discover;
 mod gate;
@@ -12,6 +14,7 @@ mod net;
 mod output;
 mod sarif_path;
 mod settings;
+mod shard;
 mod upload;
 
 use std::io::Write;
@@ -20,7 +23,8 @@ use std::path::Path;
 pub use discover::discover;
 pub use gate::fails;
 pub use sarif_path::refusal as sarif_file_refusal;
-pub use settings::{Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub use shard::Shard;
 
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
@@ -55,43 +59,68 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         return Ok(Verdict::Failed);
     }
 
-    // 2. Check, and test what has no error.
-    let mut reports = run_packs(&found.packs, s)?;
-    for r in &mut reports {
-        r.uri_base = discover::uri_base(&r.dir, gh.workspace.as_deref());
-    }
-    reports.extend(blocked_reports(&found, gh));
-    reports.sort_by(|a, b| a.uri_base.cmp(&b.uri_base));
+    // 2. Which of them the pull request touches, before 3. a shard's partition, so the match
+    // sees every pack.
+    let mut entries: Vec<Entry> = found
+        .packs
+        .iter()
+        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
+        .chain(
+            blocked_reports(&found, gh)
+                .into_iter()
+                .map(|r| Entry::Blocked(Box::new(r))),
+        )
+        .collect();
+    entries.sort_by(|a, b| a.base().cmp(b.base()));
+    let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
+    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
+    let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
-    // 3. The SARIF file.
-    let sarif = report::sarif::render(&reports, &s.category);
+    // Check, and test what has no error; the workspace root's allowances (docs/configuration.md).
+    let mut reports = check_entries(entries, s)?;
+    let unused = match allowances::path(gh).map(|p| allowances::load(&p)) {
+        None => Vec::new(),
+        Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
+        Some(Err(why)) => {
+            say(out, &log.annotate(Level::Error, "ci", &why))?;
+            return Ok(Verdict::Failed);
+        }
+    };
+
+    // 4. The SARIF file; 5. the report, grouped per pack.
+    let sarif = report::sarif::render_with(&reports, &s.category, &unused);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes())?;
+    log_reports(&reports, s, &log, out)?;
+    for d in &unused {
+        say(out, &log.annotate(Level::Warning, "ci", &d.text("")))?;
+    }
 
-    // 4. The report, grouped per pack, then the annotations.
-    log_reports(&reports, s, gh, &log, out)?;
-
-    // 5. Which packs decide the verdict.
-    let gate = gate::gate(&reports, s, gh, &log, &mut net, out)?;
+    // 6. The verdict of the gated packs, and the upload.
     let failing: Vec<&PackReport> = reports
         .iter()
         .zip(&gate.gated)
         .filter(|(r, g)| **g && fails(r, s.fail_on))
         .map(|(r, _)| r)
         .collect();
-
-    // 6. The upload.
-    let up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
+    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     let failed = !failing.is_empty() || up.failed_required;
 
-    // 7. The summary and the outputs; 8. the verdict.
+    // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
+    let gated = gate.gated.iter().filter(|g| **g).count();
+    let verdict = verdict_line(&reports, &totals, gated, s, failed);
+    let cx = annotate::Context {
+        settings: s,
+        gh,
+        log: &log,
+        failed,
+        title: verdict.trim_start_matches("hippo-packs: ").to_string(),
+    };
+    up.notes
+        .extend(annotate::annotate(&reports, &gate, &cx, &mut net, out)?);
     write_summary(&reports, &gate, &up, failed, s, gh, &log)?;
     write_outputs(&reports, &totals, &up, s, gh)?;
-    let gated = gate.gated.iter().filter(|g| **g).count();
-    say(
-        out,
-        &log.line(&verdict_line(&reports, &totals, gated, s, failed)),
-    )?;
+    say(out, &log.line(&verdict))?;
     for r in &failing {
         let line = format!("hippo-packs: failing: {} ({})", r.dir, output::status(r));
         say(out, &log.line(&line))?;
@@ -101,6 +130,86 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     } else {
         Verdict::Passed
     })
+}
+
+/// A discovered pack (its folder and repository-relative path), or a folder discovery could not
+/// enter (already a report).
+enum Entry {
+    Pack(String, String),
+    Blocked(Box<PackReport>),
+}
+
+impl Entry {
+    fn base(&self) -> &str {
+        match self {
+            Entry::Pack(_, base) => base,
+            Entry::Blocked(r) => &r.uri_base,
+        }
+    }
+}
+
+/// The entries of this job's shard (every entry without one), with their gate.
+fn partition(
+    s: &Settings,
+    gate: gate::Gate,
+    entries: Vec<Entry>,
+    log: &Log,
+    out: &mut dyn Write,
+) -> anyhow::Result<(gate::Gate, Vec<Entry>)> {
+    let Some(shard) = s.shard else {
+        return Ok((gate, entries));
+    };
+    let total = entries.len();
+    let (mut kept, mut gated) = (Vec::new(), Vec::new());
+    for (e, g) in entries.into_iter().zip(gate.gated) {
+        if shard.holds(e.base()) {
+            kept.push(e);
+            gated.push(g);
+        }
+    }
+    let note = format!(
+        "shard {}/{}: {} of {total} {} (category {})",
+        shard.index,
+        shard.count,
+        kept.len(),
+        if total == 1 { "pack" } else { "packs" },
+        s.category
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    let mut notes = gate.notes;
+    notes.push(note);
+    let gate = gate::Gate {
+        gated,
+        notes,
+        files: gate.files,
+    };
+    Ok((gate, kept))
+}
+
+/// Checks (and tests) the packs among `entries`; one report per entry, in their order.
+fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackReport>> {
+    let dirs: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Pack(d, _) => Some(d.clone()),
+            Entry::Blocked(_) => None,
+        })
+        .collect();
+    let mut checked = run_packs(&dirs, s)?.into_iter();
+    let mut reports = Vec::with_capacity(entries.len());
+    for e in entries {
+        match e {
+            Entry::Pack(_, base) => {
+                let mut r = checked
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("a pack's report is missing"))?;
+                r.uri_base = base;
+                reports.push(r);
+            }
+            Entry::Blocked(r) => reports.push(*r),
+        }
+    }
+    Ok(reports)
 }
 
 /// Checks (and tests) every pack.
@@ -172,11 +281,10 @@ fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyh
     Ok(())
 }
 
-/// The report grouped per pack, then the annotations (on GitHub).
+/// The report grouped per pack.
 fn log_reports(
     reports: &[PackReport],
     s: &Settings,
-    gh: &GithubEnv,
     log: &Log,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -189,9 +297,6 @@ fn log_reports(
         say(out, &log.group(&format!("{title}: {}", output::status(r))))?;
         say(out, &output::pack_text(r, s.test))?;
         say(out, &log.endgroup())?;
-    }
-    if gh.actions {
-        say(out, &output::annotations(reports))?;
     }
     Ok(())
 }
@@ -225,7 +330,8 @@ fn write_summary(
     let Some(p) = &gh.step_summary else {
         return Ok(());
     };
-    let notes = gate.notes.iter().chain(&up.notes);
+    let allowed = allowances::notes(reports, gate.files.as_deref());
+    let notes = gate.notes.iter().chain(&up.notes).chain(&allowed);
     let cx = summary::Context {
         gated: gate.gated.clone(),
         scope: s.scope.name().to_string(),

@@ -1,4 +1,4 @@
-//! What `ci` writes: the report grouped per pack, the annotations, files beside the run.
+//! What `ci` writes: the report grouped per pack, files beside the run.
 
 use std::io::Write;
 use std::path::Path;
@@ -42,25 +42,6 @@ pub fn status(r: &PackReport) -> String {
     } else {
         parts.join(", ")
     }
-}
-
-/// Annotation lines: every error, failed expectation and warning, errors first (GitHub shows
-/// only the first ten of each per step). `Mode::Check` because `ci` reports warnings even for
-/// tested packs; failed expectations come with any mode.
-pub fn annotations(reports: &[PackReport]) -> String {
-    let all = report::github::render(reports, Mode::Check);
-    let mut errors = String::new();
-    let mut rest = String::new();
-    for l in all.lines() {
-        let dst = if l.starts_with("::error") {
-            &mut errors
-        } else {
-            &mut rest
-        };
-        dst.push_str(l);
-        dst.push('\n');
-    }
-    errors + &rest
 }
 
 /// Writes a report file, creating its folder; a link at the destination is replaced, never

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::commit::{self, Given};
+use super::shard::Shard;
 use crate::github::env::{self, GithubEnv};
 
 /// An input that takes one word of a fixed set (matched without regard to case).
@@ -95,6 +96,36 @@ impl Choice for Scope {
     ];
 }
 
+/// Where the findings go as annotations on the pull request's diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Annotations {
+    Auto,
+    Checks,
+    Commands,
+    None,
+}
+
+impl Choice for Annotations {
+    const ALL: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "auto",
+            "A check run holding every finding when the token may write checks, else workflow commands",
+            Annotations::Auto,
+        ),
+        (
+            "checks",
+            "A check run holding every finding (Checks API; needs checks: write)",
+            Annotations::Checks,
+        ),
+        (
+            "commands",
+            "Workflow commands: the ten most important of each level, then a count",
+            Annotations::Commands,
+        ),
+        ("none", "No annotations", Annotations::None),
+    ];
+}
+
 /// What the command line gave (`None`: not given).
 #[derive(Debug, Clone, Default)]
 pub struct Flags {
@@ -108,6 +139,8 @@ pub struct Flags {
     pub token: Option<String>,
     pub git_ref: Option<String>,
     pub sha: Option<String>,
+    pub annotations: Option<Annotations>,
+    pub shard: Option<String>,
     pub http_timeout: u64,
     pub upload_wait: u64,
 }
@@ -119,12 +152,16 @@ pub struct Settings {
     pub test: bool,
     pub sarif_file: String,
     pub upload: UploadMode,
+    /// The code-scanning category; with a shard, `<category>/shard-<i>-of-<n>`.
     pub category: String,
     pub fail_on: FailOn,
     pub scope: Scope,
     pub token: Option<String>,
     /// The `ref` and `sha` inputs: where the upload goes instead of the checkout's commit.
     pub target: Given,
+    pub annotations: Annotations,
+    /// `None`: every pack.
+    pub shard: Option<Shard>,
     /// When the run began: the upload's `started_at`.
     pub started_at: chrono::DateTime<chrono::Utc>,
     pub http_timeout: Duration,
@@ -180,6 +217,19 @@ impl Settings {
         gh: &GithubEnv,
     ) -> Result<Settings, String> {
         let text = |flag: Option<String>, name: &str| flag.or_else(|| env::input(get, name));
+        let shard = input(flags.shard, get, "shard", |v| Some(v.to_string()), "")?
+            .map(|v| {
+                Shard::parse(&v).ok_or_else(|| {
+                    format!(
+                        "input shard ({}): expected i/n with 1 <= i <= n <= {}, got {v:?}",
+                        env::input_var("shard"),
+                        super::shard::MAX_SHARDS
+                    )
+                })
+            })
+            .transpose()?;
+        let category =
+            text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string());
         let default_scope = if gh.is_pull_request() {
             Scope::Changed
         } else {
@@ -191,7 +241,10 @@ impl Settings {
             sarif_file: text(flags.sarif_file, "sarif-file")
                 .unwrap_or_else(|| DEFAULT_SARIF_FILE.to_string()),
             upload: choice(flags.upload, get, "upload")?.unwrap_or(UploadMode::Auto),
-            category: text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string()),
+            category: match shard {
+                Some(sh) => sh.category(&category),
+                None => category,
+            },
             fail_on: choice(flags.fail_on, get, "fail-on")?.unwrap_or(FailOn::Error),
             scope: choice(flags.scope, get, "scope")?.unwrap_or(default_scope),
             token: flags
@@ -199,6 +252,9 @@ impl Settings {
                 .filter(|t| !t.trim().is_empty())
                 .or_else(|| env::input(get, "token")),
             target: commit::given(text(flags.git_ref, "ref"), text(flags.sha, "sha"))?,
+            annotations: choice(flags.annotations, get, "annotations")?
+                .unwrap_or(Annotations::Auto),
+            shard,
             started_at: chrono::Utc::now(),
             http_timeout: Duration::from_secs(flags.http_timeout.max(1)),
             upload_wait: Duration::from_secs(flags.upload_wait),
@@ -271,6 +327,24 @@ mod tests {
         );
         let bad_bool = get(&[("INPUT_TEST", "maybe")]);
         assert!(Settings::resolve(defaults(), &bad_bool, &GithubEnv::default()).is_err());
+    }
+
+    #[test]
+    fn a_shard_names_its_category_and_a_bad_one_is_a_usage_error() {
+        let g = get(&[("INPUT_SHARD", "2/8"), ("INPUT_CATEGORY", "packs")]);
+        let s = Settings::resolve(defaults(), &g, &GithubEnv::default()).unwrap();
+        assert_eq!(s.shard, Some(Shard { index: 2, count: 8 }));
+        assert_eq!(s.category, "packs/shard-2-of-8");
+        assert_eq!(s.annotations, Annotations::Auto);
+        let e = Settings::resolve(
+            defaults(),
+            &get(&[("INPUT_SHARD", "9/8")]),
+            &GithubEnv::default(),
+        )
+        .unwrap_err();
+        assert!(e.contains("INPUT_SHARD"), "{e}");
+        let none = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
+        assert_eq!((none.shard, none.category.as_str()), (None, "hippo-packs"));
     }
 
     #[test]

@@ -215,6 +215,12 @@ fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> a
 
 /// Why GitHub refused the upload, and what to do about it.
 fn refusal(f: &client::Failure, from_fork: bool, owner: &str, repo: &str) -> String {
+    if let client::Failure::RateLimited { .. } = f {
+        return format!(
+            "not uploaded ({f}): GitHub's API rate limit, still after waiting as GitHub asked (Retry-After, at most {}s a time). Re-run the job later, or spread the jobs that call the API with this token (a matrix, many workflows at once); permissions are not the problem. The annotations and the job summary carry the findings.",
+            client::MAX_RATE_WAIT.as_secs()
+        );
+    }
     match f.status() {
         Some(403) if from_fork => format!(
             "not uploaded ({f}): this pull request comes from a fork, and GitHub gives a fork's workflow a read-only token that cannot write code-scanning results. The annotations and the job summary carry the findings; the push to the default branch uploads them."

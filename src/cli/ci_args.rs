@@ -4,7 +4,7 @@
 use clap::builder::{PossibleValue, TypedValueParser};
 
 use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout, print};
-use crate::ci::{Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
+use crate::ci::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 
@@ -49,6 +49,13 @@ pub struct CiArgs {
     /// commit; give --ref with it]
     #[arg(long, value_name = "SHA")]
     pub sha: Option<String>,
+    /// Where the findings are annotated [input: annotations] [default: auto]
+    #[arg(long, value_parser = ChoiceParser::<Annotations>::default())]
+    pub annotations: Option<Annotations>,
+    /// Check only this shard of the packs, i/n (e.g. 2/8), for a job matrix; uploads under
+    /// <category>/shard-<i>-of-<n> [input: shard] [default: every pack]
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub http_timeout: u64,
@@ -102,6 +109,8 @@ impl From<CiArgs> for Flags {
             token: a.token,
             git_ref: a.git_ref,
             sha: a.sha,
+            annotations: a.annotations,
+            shard: a.shard,
             http_timeout: a.http_timeout,
             upload_wait: a.upload_wait,
         }

@@ -4,14 +4,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::outcome::{Mode, PackReport};
-use crate::report;
-
 mod ci_args;
+mod commands;
 mod exit;
+mod hints;
+mod init;
+mod paths;
 mod stub_model;
 
-use exit::print;
+pub use commands::verdict;
 pub use exit::{EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
 
 #[derive(Parser, Debug)]
@@ -33,6 +34,13 @@ pub enum Command {
     Test(TestArgs),
     /// List the rule catalogue, or explain one rule.
     Rules(RulesArgs),
+    /// Write a new pack that passes `check` and `test` as written (a pass pack; `--theme` for
+    /// a theme pack).
+    Init(InitArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on standard output.
+    Manpage,
     /// The GitHub Action's entry point: find, check and test every pack of a registry.
     Ci(ci_args::CiArgs),
     /// The stand-in model and reviewer (reads a prompt on standard input).
@@ -51,6 +59,19 @@ pub enum Format {
     Sarif,
     /// GitHub workflow-command annotations.
     Github,
+    /// Every finding with its source line and a caret, `help:` lines and a summary (ruff's
+    /// name for the same thing).
+    Full,
+}
+
+/// When `--format full` uses colour.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorWhen {
+    /// On a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it.
+    #[default]
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -64,6 +85,16 @@ pub struct OutputArgs {
     /// The SARIF category (`automationDetails.id` is `<category>/`).
     #[arg(long, default_value = "hippo-packs")]
     pub category: String,
+    /// Colour in `--format full`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+    /// Read allowances (`[[allow]]`) from this file; without it no configuration is read
+    /// (docs/configuration.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Text format: after each failed case, why it failed.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Args, Debug)]
@@ -76,6 +107,9 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// JUnit belongs to `test` (refused with a usage error that says so).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub junit: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -91,13 +125,37 @@ pub struct TestArgs {
     /// Write JUnit XML of the case results to this file.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Print the prompts each case sent to the model.
+    /// Print the prompts each case sent (the model's and the reviewer's, each under a label
+    /// line) on standard error.
     #[arg(long)]
     pub print_prompts: bool,
+    /// Write each prompt to its own file in this folder instead of standard error.
+    #[arg(long, value_name = "DIR")]
+    pub prompts_dir: Option<PathBuf>,
     /// A model command to stand where the built-in stand-in stands (prompt on standard input,
     /// reply on standard output). Default: the stand-in, in-process.
     #[arg(long, value_name = "COMMAND", hide = true)]
     pub model_command: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// The folder to write (created; it must be empty or missing).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Write a theme pack instead of a pass pack.
+    #[arg(long)]
+    pub theme: bool,
+    /// The pack's name (default: the folder's name).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -116,7 +174,7 @@ pub fn run() -> i32 {
             return code;
         }
     };
-    match dispatch(cli) {
+    match commands::dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
             let msg = format!("{e:#}");
@@ -127,86 +185,4 @@ pub fn run() -> i32 {
             EXIT_INTERNAL
         }
     }
-}
-
-fn dispatch(cli: Cli) -> anyhow::Result<i32> {
-    match cli.command {
-        Command::Check(a) if a.output.format == Format::Text && a.output.sarif.is_none() => {
-            // The text report streams: each pack is printed as soon as it and the packs before
-            // it are checked, and only its verdict is kept.
-            let (mut failed, mut result) = (false, Ok(()));
-            crate::check::check_each(&a.dirs, |r| {
-                failed |= r.failed(a.deny_warnings);
-                if result.is_ok() {
-                    result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
-                }
-            });
-            result?;
-            Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
-        }
-        Command::Check(a) => {
-            let reports = crate::check::check_all(&a.dirs);
-            emit(&reports, Mode::Check, &a.output, None)?;
-            Ok(verdict(&reports, a.deny_warnings))
-        }
-        Command::Test(a) => {
-            let reports = crate::fixture::test_all(&crate::fixture::TestOptions {
-                dirs: a.dirs.clone(),
-                case: a.case.clone(),
-                model_command: a.model_command.clone(),
-            })?;
-            emit(&reports, Mode::Test, &a.output, a.junit.as_deref())?;
-            if a.print_prompts {
-                print(&report::prompts(&reports))?;
-            }
-            Ok(verdict(&reports, false))
-        }
-        Command::Rules(a) => match report::rules::render(a.rule.as_deref()) {
-            Ok(text) => {
-                print(&text)?;
-                Ok(EXIT_OK)
-            }
-            Err(text) => {
-                eprint!("{text}");
-                Ok(EXIT_USAGE)
-            }
-        },
-        Command::Ci(a) => ci_args::run(a),
-        Command::StubModel(a) => stub_model::run(a).map(|()| EXIT_OK),
-    }
-}
-
-/// 1 when any pack fails, else 0.
-pub fn verdict(reports: &[PackReport], deny_warnings: bool) -> i32 {
-    if reports.iter().any(|r| r.failed(deny_warnings)) {
-        EXIT_FINDINGS
-    } else {
-        EXIT_OK
-    }
-}
-
-fn emit(
-    reports: &[PackReport],
-    mode: Mode,
-    out: &OutputArgs,
-    junit: Option<&std::path::Path>,
-) -> anyhow::Result<()> {
-    let text = match out.format {
-        Format::Text => report::text::render(reports, mode),
-        Format::Json => report::json::render(reports, mode),
-        Format::Sarif => report::sarif::render(reports, &out.category),
-        Format::Github => report::github::render(reports, mode),
-    };
-    if let Some(path) = &out.sarif {
-        crate::core::fsx::write_atomic(
-            path,
-            report::sarif::render(reports, &out.category).as_bytes(),
-        )
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    }
-    if let Some(path) = junit {
-        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    }
-    print(&text)
 }

@@ -97,6 +97,9 @@ pub struct Diagnostic {
     /// Filled by `rules::resolve` from the file's bytes: GitHub's `primaryLocationLineHash` of
     /// the region's first line (`None` when the file's bytes are not at hand).
     pub fingerprint: Option<String>,
+    /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
+    /// and the machine formats; never part of the page's text line.
+    pub hint: Option<String>,
 }
 
 impl Diagnostic {
@@ -114,6 +117,7 @@ impl Diagnostic {
                 show_position: false,
             },
             fingerprint: None,
+            hint: None,
         }
     }
 
@@ -171,7 +175,14 @@ impl Diagnostic {
             message: message.into(),
             style: Style::Bare,
             fingerprint: None,
+            hint: None,
         }
+    }
+
+    /// Adds a help line beyond the rule's (see [`Diagnostic::hint`]).
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {
@@ -212,7 +223,9 @@ impl Diagnostic {
             Style::AtLine => {
                 format!("{prefix}{subject}:{}: {}", self.region.line, self.message)
             }
-            Style::Bare => self.message.clone(),
+            // Revision 2: in a run over several packs a pack-wide line names its pack.
+            Style::Bare if prefix.is_empty() => self.message.clone(),
+            Style::Bare => format!("{}: {}", prefix.trim_end_matches('/'), self.message),
         }
     }
 }

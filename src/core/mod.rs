@@ -10,6 +10,7 @@ pub mod fingerprint;
 pub mod fsx;
 mod line_index;
 mod rule;
+pub mod suggest;
 mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};

@@ -6,11 +6,14 @@
 //! what happened: the counts a case's `[expect]` names, the prompts sent, and a log. It knows
 //! nothing of fixture tests; `crate::fixture` builds its inputs from a case.
 
+mod event;
 pub mod model;
 pub mod notes;
 pub mod render;
 pub mod stub;
 pub mod validate;
+
+pub use event::Event;
 
 use crate::model::transcript;
 use notes::Notes;
@@ -63,25 +66,13 @@ impl Session {
     }
 }
 
-/// One line of the run's log (for `--print-prompts` readers and for tests).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// A call not made: the prompt could not fit the budget without any turn.
-    Skipped { notes: Vec<String> },
-    /// A reply, or an element of it, that failed validation, and why.
-    Invalid {
-        call: usize,
-        element: Option<usize>,
-        why: String,
-    },
-    /// A proposal and the reviewer's verdict.
-    Reviewed {
-        call: usize,
-        note: String,
-        confirmed: bool,
-    },
-    /// A call of the model or the reviewer that failed, or a change that could not be written.
-    Error { call: usize, error: String },
+/// One prompt sent to the reviewer: the pass call it reviews and the proposal's number among
+/// that call's valid proposals (1-based).
+#[derive(Debug, Clone, Default)]
+pub struct ReviewPrompt {
+    pub call: usize,
+    pub proposal: usize,
+    pub text: String,
 }
 
 /// What a run did.
@@ -91,7 +82,7 @@ pub struct Outcome {
     /// The pass's prompts, in call order.
     pub prompts: Vec<String>,
     /// The reviewer's prompts, in order.
-    pub review_prompts: Vec<String>,
+    pub review_prompts: Vec<ReviewPrompt>,
     pub events: Vec<Event>,
 }
 
@@ -134,6 +125,16 @@ fn ordered(sessions: &[Session]) -> Vec<usize> {
 /// `note_paths` leaves out is not opened; `note_types` needs the front matter, so a note it
 /// leaves out is opened for its type alone and never sent.
 pub fn candidates(pass: &Pass, sessions: &[Session], notes: &mut dyn Notes) -> Vec<String> {
+    candidates_why(pass, sessions, notes, &mut Vec::new())
+}
+
+/// [`candidates`], recording each declared note left out, and why, in `dropped`.
+fn candidates_why(
+    pass: &Pass,
+    sessions: &[Session],
+    notes: &mut dyn Notes,
+    dropped: &mut Vec<Event>,
+) -> Vec<String> {
     let globs = if pass.note_paths.is_empty() {
         None
     } else {
@@ -150,16 +151,29 @@ pub fn candidates(pass: &Pass, sessions: &[Session], notes: &mut dyn Notes) -> V
             Some(Some(g)) => g.is_match(id.as_str()),
             Some(None) => false,
         };
-        if !path_ok || !notes.exists(&id) {
+        let mut drop = |why: String| {
+            dropped.push(Event::Dropped {
+                note: id.clone(),
+                why,
+            })
+        };
+        if !path_ok {
+            drop("left out by note_paths".to_string());
             continue;
         }
-        let type_ok = pass.note_types.is_empty()
-            || notes
-                .read(&id)
-                .and_then(|t| notes::note_type(&t))
-                .is_some_and(|t| pass.note_types.contains(&t));
-        if type_ok {
+        if !notes.exists(&id) {
+            drop("not in the case's notes/".to_string());
+            continue;
+        }
+        let found = notes.read(&id).and_then(|t| notes::note_type(&t));
+        if pass.note_types.is_empty() || found.as_ref().is_some_and(|t| pass.note_types.contains(t))
+        {
             kept.push(id);
+        } else {
+            drop(match found {
+                Some(t) => format!("left out by note_types: its type is {t}"),
+                None => "left out by note_types: it has no type".to_string(),
+            });
         }
     }
     kept
@@ -174,7 +188,7 @@ pub fn run(
     reviewer: &dyn model::Model,
 ) -> Outcome {
     let mut out = Outcome::default();
-    let cands = candidates(pass, sessions, notes);
+    let cands = candidates_why(pass, sessions, notes, &mut out.events);
     let order = ordered(sessions);
     let mut proposed: Vec<String> = Vec::new();
     if pass.per_note {
@@ -377,7 +391,7 @@ fn make_call(
             }
         }
     }
-    for p in valid {
+    for (n, p) in valid.into_iter().enumerate() {
         let note_text = notes.read(&p.note).unwrap_or_default();
         let cited: Vec<&Turn> = p
             .evidence
@@ -403,21 +417,30 @@ fn make_call(
             &evidence,
             &cited,
         );
-        out.review_prompts.push(rp.clone());
-        let confirmed = match reviewer.complete(&rp) {
-            Ok(answer) => validate::confirms(&answer),
+        out.review_prompts.push(ReviewPrompt {
+            call: call_no,
+            proposal: n + 1,
+            text: rp.clone(),
+        });
+        let (confirmed, reviewer_note) = match reviewer.complete(&rp) {
+            Ok(answer) => (
+                validate::confirms(&answer),
+                validate::reviewer_note(&answer),
+            ),
             Err(error) => {
                 out.events.push(Event::Error {
                     call: call_no,
                     error: format!("the reviewer failed: {error}"),
                 });
-                false
+                (false, None)
             }
         };
         out.events.push(Event::Reviewed {
             call: call_no,
+            proposal: n + 1,
             note: p.note.clone(),
             confirmed,
+            reviewer_note,
         });
         if !confirmed {
             out.counts.rejected += 1;

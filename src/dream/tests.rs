@@ -156,9 +156,21 @@ fn the_page_case_applies_one_change() {
         "a note note_paths leaves out is never read"
     );
     assert_eq!(out.review_prompts.len(), 1);
-    assert!(out.review_prompts[0].contains("## Role\nReject by default."));
-    assert!(out.review_prompts[0].contains("<<<UNTRUSTED change>>>"));
-    assert!(out.review_prompts[0].contains("Decision: SQLite file."));
+    assert!(
+        out.review_prompts[0]
+            .text
+            .contains("## Role\nReject by default.")
+    );
+    assert!(
+        out.review_prompts[0]
+            .text
+            .contains("<<<UNTRUSTED change>>>")
+    );
+    assert!(
+        out.review_prompts[0]
+            .text
+            .contains("Decision: SQLite file.")
+    );
 }
 
 #[test]

@@ -206,6 +206,15 @@ pub fn confirms(answer: &str) -> bool {
     }
 }
 
+/// The reviewer's `notes`, when its answer is a JSON object carrying one (for the reasons a
+/// failed case shows); `None` for an answer that is not such an object.
+pub fn reviewer_note(answer: &str) -> Option<String> {
+    match serde_json::from_str::<Value>(unfence(answer)) {
+        Ok(Value::Object(o)) => o.get("notes").and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,16 @@
 //! The HTTP side of `ci`: one octocrab client against `$GITHUB_API_URL`, with time limits on
-//! every request and bounded retries with back-off on server errors.
+//! every request, bounded retries with back-off on server errors, and rate limits waited out as
+//! GitHub's `Retry-After` says (docs/security.md, "The Action's HTTP client").
+//!
+//! The token never leaves for another host or in clear: an `http://` API URL is refused unless
+//! it is a loopback address, and [`Answer::next_page`] follows a pagination `Link` only to the
+//! API's own origin.
 //!
 //! octocrab is built lean (see Cargo.toml): no OpenSSL, rustls with ring and the webpki roots
 //! compiled in, http/1 only, no redirects, no tracing. Its own retry layer is left out on
 //! purpose: it retries without back-off and cannot tell a timeout from a refused connection,
-//! so [`Http::call`] does that here, where the bound on the time spent is visible.
+//! so [`Http::request`] does that here, where the bound on the time spent is visible.
 
-use std::future::Future;
 use std::time::Duration;
 
 use octocrab::Octocrab;
@@ -18,11 +22,16 @@ pub const RETRIES: [Duration; 3] = [
     Duration::from_secs(4),
 ];
 
+/// The longest `Retry-After` waited out; GitHub asking for more gives up at once.
+pub const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
+
 /// Why a request failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// GitHub answered with an error status; `message` is GitHub's `message` (or the body).
     Status { code: u16, message: String },
+    /// A 429, or a 403 for a primary or secondary rate limit, still so after the retries.
+    RateLimited { code: u16, message: String },
     /// No answer within the time limit.
     Timeout(Duration),
     /// No connection, or the connection broke.
@@ -35,6 +44,9 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Status { code, message } => write!(f, "HTTP {code}: {message}"),
+            Failure::RateLimited { code, message } => {
+                write!(f, "HTTP {code}, rate limited: {message}")
+            }
             Failure::Timeout(d) => write!(f, "no answer within {}s", d.as_secs_f32()),
             Failure::Transport(m) => write!(f, "connection failed: {m}"),
             Failure::Decode(m) => write!(f, "unexpected answer: {m}"),
@@ -48,7 +60,7 @@ impl Failure {
         match self {
             Failure::Status { code, .. } => *code >= 500,
             Failure::Transport(_) => true,
-            Failure::Timeout(_) | Failure::Decode(_) => false,
+            Failure::Timeout(_) | Failure::Decode(_) | Failure::RateLimited { .. } => false,
         }
     }
 
@@ -105,11 +117,121 @@ pub struct Http {
     pub crab: Octocrab,
     /// The longest one request may take (connect, send, answer).
     pub timeout: Duration,
+    /// The API URL's `scheme://host[:port]`: the only origin a pagination link may lead to.
+    origin: String,
+}
+
+/// The request methods `ci` uses, with their JSON bodies.
+#[derive(Debug, Clone, Copy)]
+enum Verb<'a> {
+    Get,
+    Post(&'a serde_json::Value),
+    Patch(&'a serde_json::Value),
+}
+
+/// One answer: its status, its body, and the headers `ci` reads.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub body: String,
+    pub retry_after: Option<Duration>,
+    pub link: Option<String>,
+    /// `x-ratelimit-remaining: 0`.
+    pub exhausted: bool,
+    origin: String,
+}
+
+impl Answer {
+    /// The body as a typed value.
+    pub fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, Failure> {
+        serde_json::from_str(&self.body).map_err(|e| Failure::Decode(e.to_string()))
+    }
+
+    /// An error answer as a failure, with how long GitHub asks to wait before trying again.
+    fn failure(&self) -> (Failure, Option<Duration>) {
+        let message = serde_json::from_str::<serde_json::Value>(&self.body)
+            .ok()
+            .and_then(|v| v["message"].as_str().map(str::to_string))
+            .unwrap_or_else(|| self.body.trim().chars().take(200).collect());
+        let limited = self.status == 429
+            || (self.status == 403
+                && (self.exhausted || message.to_ascii_lowercase().contains("rate limit")));
+        if limited {
+            let code = self.status;
+            // GitHub's advice without a Retry-After: wait at least a minute.
+            let wait = self.retry_after.or(Some(MAX_RATE_WAIT));
+            (Failure::RateLimited { code, message }, wait)
+        } else {
+            let code = self.status;
+            (Failure::Status { code, message }, None)
+        }
+    }
+
+    /// The `rel="next"` URL of the `Link` header; a link to another origin than the API's is
+    /// an error, never followed (it would carry the token elsewhere).
+    pub fn next_page(&self) -> Result<Option<String>, Failure> {
+        let Some(link) = &self.link else {
+            return Ok(None);
+        };
+        for part in link.split(',') {
+            let mut pieces = part.split(';');
+            let url = pieces.next().unwrap_or("").trim();
+            let is_next = pieces.any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
+            let Some(url) = url.strip_prefix('<').and_then(|u| u.strip_suffix('>')) else {
+                continue;
+            };
+            if !is_next {
+                continue;
+            }
+            if origin(url).as_deref() != Some(self.origin.as_str()) {
+                return Err(Failure::Decode(format!(
+                    "the next page is on another host ({}); not followed",
+                    origin(url).unwrap_or_else(|| "no origin".into())
+                )));
+            }
+            return Ok(Some(url.to_string()));
+        }
+        Ok(None)
+    }
+}
+
+/// `scheme://host[:port]`, lower-cased, of an absolute URL.
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    Some(format!("{}://{}", scheme, authority).to_ascii_lowercase())
+}
+
+/// Why an API URL would send the token in clear: `http://` to anything but a loopback address.
+fn insecure(api_url: &str) -> Option<String> {
+    let o = origin(api_url)?;
+    let host = o.strip_prefix("http://")?;
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+    };
+    let loopback = host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    (!loopback).then(|| {
+        format!("GITHUB_API_URL {o} is http://, not https://: the token would travel in clear; only a loopback address may be plain http")
+    })
 }
 
 impl Http {
-    /// Builds the client. Must run inside the tokio runtime.
+    /// Builds the client. Must run inside the tokio runtime. Refuses an `http://` API URL that
+    /// is not a loopback address, and a token no HTTP header can carry (never naming it).
     pub fn new(api_url: &str, token: Option<&str>, timeout: Duration) -> Result<Http, String> {
+        if let Some(why) = insecure(api_url) {
+            return Err(why);
+        }
+        if token.is_some_and(|t| t.chars().any(char::is_control)) {
+            return Err("the token holds a control character (a line break, say), which no HTTP header can carry; check the secret the `token` input reads".to_string());
+        }
         let mut b = Octocrab::builder()
             .base_uri(api_url)
             .map_err(|_| format!("GITHUB_API_URL is not a URL: {api_url}"))?
@@ -121,36 +243,92 @@ impl Http {
         }
         // The error cannot hold the token (it is a header, never formatted).
         let crab = b.build().map_err(|e| chain(&e).0)?;
-        Ok(Http { crab, timeout })
+        Ok(Http {
+            crab,
+            timeout,
+            origin: origin(api_url).unwrap_or_default(),
+        })
     }
 
-    /// Runs one request with the time limit, retrying transient failures with back-off.
-    /// `on_retry` hears of each retry (to print it).
-    pub async fn call<T, F, Fut>(
+    /// One request (a GET, or a POST of `body`) with the time limit; server errors and broken
+    /// connections are retried with back-off, rate limits after GitHub's `Retry-After` (at most
+    /// [`MAX_RATE_WAIT`]). `uri` is a route under the API URL, or a full URL of its origin.
+    pub async fn request(
         &self,
-        mut f: F,
+        body: Option<&serde_json::Value>,
+        uri: &str,
+        on_retry: impl FnMut(&Failure),
+    ) -> Result<Answer, Failure> {
+        let verb = match body {
+            Some(b) => Verb::Post(b),
+            None => Verb::Get,
+        };
+        self.send(verb, uri, on_retry).await
+    }
+
+    /// A PATCH of `body`, as [`Http::request`].
+    pub async fn patch(
+        &self,
+        body: &serde_json::Value,
+        uri: &str,
+        on_retry: impl FnMut(&Failure),
+    ) -> Result<Answer, Failure> {
+        self.send(Verb::Patch(body), uri, on_retry).await
+    }
+
+    async fn send(
+        &self,
+        verb: Verb<'_>,
+        uri: &str,
         mut on_retry: impl FnMut(&Failure),
-    ) -> Result<T, Failure>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = octocrab::Result<T>>,
-    {
+    ) -> Result<Answer, Failure> {
         let mut attempt = 0;
         loop {
-            let failure = match tokio::time::timeout(self.timeout, f()).await {
-                Ok(Ok(v)) => return Ok(v),
-                Ok(Err(e)) => classify(e, self.timeout),
-                Err(_) => Failure::Timeout(self.timeout),
+            let (failure, wait) =
+                match tokio::time::timeout(self.timeout, self.once(verb, uri)).await {
+                    Ok(Ok(a)) if a.status < 400 => return Ok(a),
+                    Ok(Ok(a)) => a.failure(),
+                    Ok(Err(e)) => (classify(e, self.timeout), None),
+                    Err(_) => (Failure::Timeout(self.timeout), None),
+                };
+            let delay = match (&failure, RETRIES.get(attempt)) {
+                (Failure::RateLimited { .. }, Some(_)) => wait.filter(|w| *w <= MAX_RATE_WAIT),
+                (f, Some(d)) if f.transient() => Some(*d),
+                _ => None,
             };
-            match RETRIES.get(attempt) {
-                Some(delay) if failure.transient() => {
-                    on_retry(&failure);
-                    tokio::time::sleep(*delay).await;
-                    attempt += 1;
-                }
-                _ => return Err(failure),
-            }
+            let Some(delay) = delay else {
+                return Err(failure);
+            };
+            on_retry(&failure);
+            tokio::time::sleep(delay).await;
+            attempt += 1;
         }
+    }
+
+    async fn once(&self, verb: Verb<'_>, uri: &str) -> octocrab::Result<Answer> {
+        let res = match verb {
+            Verb::Get => self.crab._get(uri).await?,
+            Verb::Post(b) => self.crab._post(uri, Some(b)).await?,
+            Verb::Patch(b) => self.crab._patch(uri, Some(b)).await?,
+        };
+        let header = |k: &str| {
+            res.headers()
+                .get(k)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let status = res.status().as_u16();
+        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
+        let (link, remaining) = (header("link"), header("x-ratelimit-remaining"));
+        let body = self.crab.body_to_string(res).await?;
+        Ok(Answer {
+            status,
+            body,
+            retry_after: retry_after.map(Duration::from_secs),
+            link,
+            exhausted: remaining.as_deref().map(str::trim) == Some("0"),
+            origin: self.origin.clone(),
+        })
     }
 }
 
@@ -176,6 +354,109 @@ mod tests {
         assert!(Failure::Transport("reset".into()).transient());
         assert!(!Failure::Timeout(Duration::from_secs(1)).transient());
         assert_eq!(s(404).status(), Some(404));
+    }
+
+    #[test]
+    fn plain_http_only_to_loopback() {
+        for ok in [
+            "https://api.github.com",
+            "http://127.0.0.1:8080",
+            "http://localhost/api/v3",
+            "http://[::1]:9",
+        ] {
+            assert_eq!(insecure(ok), None, "{ok}");
+        }
+        for bad in [
+            "http://api.github.com",
+            "http://10.0.0.1",
+            "HTTP://ghe.example/api/v3",
+            "http://127.0.0.1.evil.example",
+        ] {
+            assert!(insecure(bad).is_some(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pagination_stays_on_the_api_origin() {
+        let answer = |link: &str| Answer {
+            status: 200,
+            body: String::new(),
+            retry_after: None,
+            link: Some(link.to_string()),
+            exhausted: false,
+            origin: "https://api.github.com".into(),
+        };
+        let next = r#"<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=9>; rel="last""#;
+        assert_eq!(
+            answer(next).next_page().unwrap().as_deref(),
+            Some("https://api.github.com/x?page=2")
+        );
+        let evil = r#"<https://evil.example/x?page=2>; rel="next""#;
+        assert!(
+            answer(evil)
+                .next_page()
+                .unwrap_err()
+                .to_string()
+                .contains("evil.example")
+        );
+        let last_only = r#"<https://api.github.com/x?page=9>; rel="last""#;
+        assert_eq!(answer(last_only).next_page().unwrap(), None);
+    }
+
+    #[test]
+    fn rate_limits_are_told_apart() {
+        let a = |status, body: &str, exhausted| Answer {
+            status,
+            body: body.into(),
+            retry_after: Some(Duration::from_secs(2)),
+            link: None,
+            exhausted,
+            origin: String::new(),
+        };
+        let secondary = r#"{"message": "You have exceeded a secondary rate limit."}"#;
+        assert!(matches!(
+            a(429, "{}", false).failure().0,
+            Failure::RateLimited { code: 429, .. }
+        ));
+        assert!(
+            matches!(a(403, secondary, false).failure(), (Failure::RateLimited { .. }, Some(d)) if d == Duration::from_secs(2))
+        );
+        assert!(matches!(
+            a(403, "{}", true).failure().0,
+            Failure::RateLimited { .. }
+        ));
+        // Control: a plain 403 is a permission problem.
+        assert!(matches!(
+            a(403, r#"{"message": "Resource not accessible"}"#, false)
+                .failure()
+                .0,
+            Failure::Status { code: 403, .. }
+        ));
+    }
+
+    #[test]
+    fn a_token_with_a_control_character_is_an_error_not_a_panic() {
+        let rt = runtime().unwrap();
+        let e = rt
+            .block_on(async {
+                Http::new(
+                    "https://api.github.com",
+                    Some("ab\ncd"),
+                    Duration::from_secs(1),
+                )
+                .map(|_| ())
+            })
+            .unwrap_err();
+        assert!(e.contains("control character") && !e.contains("ab"), "{e}");
+        let ok = rt.block_on(async {
+            Http::new(
+                "https://api.github.com",
+                Some("abcd"),
+                Duration::from_secs(1),
+            )
+            .map(|_| ())
+        });
+        assert!(ok.is_ok());
     }
 
     #[test]

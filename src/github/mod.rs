@@ -3,6 +3,7 @@
 //! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
 pub mod checkout;
+pub mod checks;
 pub mod client;
 pub mod command;
 pub mod env;

@@ -1,12 +1,10 @@
 //! The files a pull request changes, and the packs they fall in.
 //!
 //! octocrab's typed `pulls().list_files(n)` asks for GitHub's default page of 30 files and
-//! takes no `per_page`; a registry pull request can touch hundreds of files, so this asks
-//! through octocrab's generic `get` for pages of 100 into octocrab's typed [`Page`] (which
-//! follows the `Link` header), with a response struct that reads only the two fields used, so a
-//! field GitHub Enterprise Server omits cannot fail the listing.
-
-use octocrab::Page;
+//! takes no `per_page`, and its pages follow any `Link`; a registry pull request can touch
+//! hundreds of files, so this asks for pages of 100 through [`Http::request`] (rate limits
+//! waited out) and follows `rel="next"` only to the API's own origin, reading only the two
+//! fields used, so a field GitHub Enterprise Server omits cannot fail the listing.
 
 use super::client::{Failure, Http};
 
@@ -28,35 +26,18 @@ pub async fn changed_files(
     number: u64,
     mut on_retry: impl FnMut(&Failure),
 ) -> Result<Vec<String>, Failure> {
-    let route = format!("/repos/{owner}/{repo}/pulls/{number}/files");
-    let mut page: Page<ChangedFile> = http
-        .call(
-            || http.crab.get(route.clone(), Some(&[("per_page", "100")])),
-            &mut on_retry,
-        )
-        .await?;
+    let mut uri = format!("/repos/{owner}/{repo}/pulls/{number}/files?per_page=100");
     let mut files = Vec::new();
-    let mut pages = 1;
-    loop {
-        for f in page.take_items() {
+    for _ in 0..MAX_PAGES {
+        let answer = http.request(None, &uri, &mut on_retry).await?;
+        for f in answer.json::<Vec<ChangedFile>>()? {
             files.push(f.filename);
             files.extend(f.previous_filename);
         }
-        let Some(next) = page.next.clone() else {
-            break;
-        };
-        if pages >= MAX_PAGES {
-            break;
-        }
-        pages += 1;
-        let next = Some(next);
-        page = match http
-            .call(|| http.crab.get_page::<ChangedFile>(&next), &mut on_retry)
-            .await?
-        {
-            Some(p) => p,
+        match answer.next_page()? {
+            Some(next) => uri = next,
             None => break,
-        };
+        }
     }
     Ok(files)
 }

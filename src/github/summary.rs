@@ -121,7 +121,7 @@ fn findings(r: &PackReport) -> Vec<String> {
             out.push(finding(
                 r,
                 f,
-                &format!("FAIL {}/{}: {}", r.display_name(), c.name, f.message),
+                &format!("FAIL {}: {}", r.case_label(&c.name), f.message),
             ));
         }
     }

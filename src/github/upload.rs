@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use octocrab::models::code_scannings::UploadSarif;
+use octocrab::models::code_scannings::{SarifAnalysis, SarifReceipt, UploadSarif};
 
 use super::client::{Failure, Http};
 
@@ -75,16 +75,17 @@ pub async fn upload(
         tool_name: Some(TOOL_NAME.to_string()),
         validate: None,
     };
-    let scanning = || {
-        http.crab
-            .code_scannings(target.owner.as_str(), target.repo.as_str())
-    };
-    let receipt = http
-        .call(
-            || async { scanning().upload_sarif(&body).await },
-            &mut on_retry,
-        )
-        .await?;
+    // octocrab's typed models over `Http::request`, which waits out rate limits as GitHub's
+    // `Retry-After` says (octocrab's own calls do not show the headers).
+    let route = format!(
+        "/repos/{}/{}/code-scanning/sarifs",
+        target.owner, target.repo
+    );
+    let json = serde_json::to_value(&body).map_err(|e| Failure::Decode(e.to_string()))?;
+    let receipt: SarifReceipt = http
+        .request(Some(&json), &route, &mut on_retry)
+        .await?
+        .json()?;
     let id = receipt.id;
 
     let start = Instant::now();
@@ -96,13 +97,11 @@ pub async fn upload(
         }
         tokio::time::sleep(delay.min(left)).await;
         delay = (delay * 2).min(Duration::from_secs(5));
-        match http
-            .call(
-                || async { scanning().get_sarif(id.as_str()).await },
-                &mut on_retry,
-            )
+        let status = http
+            .request(None, &format!("{route}/{id}"), &mut on_retry)
             .await
-        {
+            .and_then(|a| a.json::<SarifAnalysis>());
+        match status {
             Ok(status) => match status.processing_status.as_str() {
                 "complete" => break Processing::Complete,
                 "failed" => break Processing::Failed(status.errors.unwrap_or_default()),

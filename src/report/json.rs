@@ -13,6 +13,16 @@ use crate::outcome::{Mode, PackReport};
 pub const FORMAT: &str = "hippo-packs/v1";
 
 pub fn render(reports: &[PackReport], mode: Mode) -> String {
+    render_with(reports, mode, &[])
+}
+
+/// [`render`] with findings of the run beside the packs' (`unused_allowances`).
+pub fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
+    let none = PackReport::default();
+    let unused_allowances = extra
+        .iter()
+        .map(|d| diagnostic(&none, d, format!("warning {}", d.text(""))))
+        .collect();
     let packs: Vec<Pack> = reports.iter().map(|r| pack(r, mode)).collect();
     let summary = Summary {
         packs: packs.len(),
@@ -34,6 +44,7 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
         },
         packs,
         summary,
+        unused_allowances,
     };
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -77,15 +88,31 @@ fn pack(r: &PackReport, mode: Mode) -> Pack {
                         .failures
                         .iter()
                         .map(|d| {
-                            let line =
-                                format!("FAIL {}/{}: {}", r.display_name(), c.name, d.message);
+                            let line = format!("FAIL {}: {}", r.case_label(&c.name), d.message);
                             diagnostic(r, d, line)
                         })
                         .collect(),
+                    reasons: c.reasons.iter().map(|w| esc(w)).collect(),
                 })
                 .collect()
         }),
         no_case: r.no_case.as_deref().map(esc),
+        allowed: r
+            .allowed
+            .iter()
+            .map(|a| AllowedDiag {
+                diagnostic: diagnostic(
+                    r,
+                    &a.diagnostic,
+                    format!(
+                        "{} {}",
+                        a.diagnostic.severity.as_str(),
+                        a.diagnostic.text(&r.prefix)
+                    ),
+                ),
+                reason: esc(&a.reason),
+            })
+            .collect(),
     }
 }
 
@@ -118,6 +145,9 @@ struct Report {
     command: &'static str,
     packs: Vec<Pack>,
     summary: Summary,
+    /// `--config FILE`: `[[allow]]` entries that matched nothing (docs/configuration.md).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unused_allowances: Vec<Diag>,
 }
 
 #[derive(Serialize)]
@@ -142,6 +172,16 @@ struct Pack {
     cases: Option<Vec<Case>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     no_case: Option<String>,
+    /// Warnings an allowance took out of the verdict, each with the allowance's reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    allowed: Vec<AllowedDiag>,
+}
+
+#[derive(Serialize)]
+struct AllowedDiag {
+    #[serde(flatten)]
+    diagnostic: Diag,
+    reason: String,
 }
 
 #[derive(Serialize)]
@@ -165,6 +205,9 @@ struct Case {
     verdict: &'static str,
     counts: Counts,
     failures: Vec<Diag>,
+    /// Why the counts came out as they did (refused elements, rejected proposals, notes a
+    /// filter left out), one line each.
+    reasons: Vec<String>,
 }
 
 #[derive(Serialize)]

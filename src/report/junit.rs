@@ -62,7 +62,8 @@ pub fn render(reports: &[PackReport]) -> String {
 }
 
 fn suite(r: &PackReport) -> (String, Vec<TestCase>) {
-    let name = r.display_name().to_string();
+    // In a run over several packs the suite is named by its folder: two packs may share a name.
+    let name = r.run_name().to_string();
     let mut cases = Vec::new();
     let errors: Vec<&Diagnostic> = r
         .diagnostics
@@ -109,10 +110,11 @@ fn suite(r: &PackReport) -> (String, Vec<TestCase>) {
                         .as_deref()
                         .map(|file| format!("\nat {}{}:{}", r.prefix, file, f.region.line))
                         .unwrap_or_default();
+                    let why: String = c.reasons.iter().map(|w| format!("\nbecause {w}")).collect();
                     (
                         f.rule.id.to_string(),
                         f.message.clone(),
-                        format!("FAIL {}/{}: {}{}", name, c.name, f.message, at),
+                        format!("FAIL {}/{}: {}{}{}", name, c.name, f.message, at, why),
                     )
                 })
                 .collect(),

@@ -11,8 +11,13 @@ pub fn render(rule: Option<&str>) -> Result<String, String> {
     match rule {
         None => Ok(catalogue()),
         Some(id) => rules::find(id).map(explain).ok_or_else(|| {
+            let ids: Vec<&str> = rules::catalogue().iter().map(|r| r.id).collect();
+            let near = match crate::core::suggest::nearest(id, &ids) {
+                Some(n) => format!("; did you mean `{n}`?"),
+                None => String::new(),
+            };
             format!(
-                "error no rule named {}; `hippo-packs rules` lists them\n",
+                "error no rule named {}{near}; `hippo-packs rules` lists them\n",
                 escape::line(id)
             )
         }),

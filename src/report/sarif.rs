@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::machine::{location_path, message};
-use crate::core::{Diagnostic, Severity};
+use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
@@ -30,6 +30,19 @@ pub fn render(reports: &[PackReport], category: &str) -> String {
     render_limited(reports, category, MAX_RESULTS)
 }
 
+/// [`render`] with findings of the run beside the packs' (an `unused-allowance` warning,
+/// located in the configuration file as named).
+pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic]) -> String {
+    let mut log = build(reports, category, MAX_RESULTS);
+    let none = PackReport::default();
+    for d in extra {
+        log.runs[0].results.push(result(&none, d));
+    }
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// [`render`] with another result limit (tests).
 pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> String {
     let log = build(reports, category, limit);
@@ -44,9 +57,28 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
         for d in &r.diagnostics {
             all.push(result(r, d));
         }
+        // An allowed warning stays a result, dismissed: code scanning shows it as such.
+        for a in &r.allowed {
+            let mut res = result(r, &a.diagnostic);
+            res.suppressions = Some([Suppression {
+                kind: "external",
+                justification: escape::line(&a.reason).into_owned(),
+            }]);
+            all.push(res);
+        }
         for c in &r.cases {
             for f in &c.failures {
-                all.push(result(r, f));
+                let mut res = result(r, f);
+                // Why the case failed goes with each of its failures (docs/output-formats.md).
+                if !c.reasons.is_empty() {
+                    res.message.text.push_str("\n\nWhy:");
+                    for why in &c.reasons {
+                        res.message
+                            .text
+                            .push_str(&format!("\n- {}", escape::line(why)));
+                    }
+                }
+                all.push(res);
             }
         }
     }
@@ -130,6 +162,7 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
         partial_fingerprints: d.fingerprint.as_deref().map(|h| Fingerprints {
             primary_location_line_hash: h,
         }),
+        suppressions: None,
         properties: ResultProperties {
             pack: r.display_name(),
         },
@@ -361,7 +394,15 @@ struct SarifResult<'a> {
     locations: [Location; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
     partial_fingerprints: Option<Fingerprints<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suppressions: Option<[Suppression; 1]>,
     properties: ResultProperties<'a>,
+}
+
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]

@@ -8,6 +8,16 @@ use std::fmt::Write;
 /// `check`: `skipped`, `error`, `warning`, then `ok <name> <version>` when there is no error.
 /// `test`: the error lines alone when validation failed; otherwise one line per case.
 pub fn render(reports: &[PackReport], mode: Mode) -> String {
+    render_with(reports, mode, false)
+}
+
+/// `-v`: the page's lines, and after a failed case's `FAIL` lines, why it failed, one
+/// `  reason: ...` line each (docs/output-formats.md).
+pub fn render_verbose(reports: &[PackReport], mode: Mode) -> String {
+    render_with(reports, mode, true)
+}
+
+fn render_with(reports: &[PackReport], mode: Mode, verbose: bool) -> String {
     let mut out = String::new();
     for r in reports {
         if mode == Mode::Check {
@@ -28,31 +38,52 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
             continue;
         }
         match mode {
-            Mode::Check => line(
-                &mut out,
-                &format!(
-                    "ok {} {}",
-                    r.name.as_deref().unwrap_or(""),
-                    r.version.as_deref().unwrap_or("")
-                ),
-            ),
+            Mode::Check => line(&mut out, &ok_line(r)),
             Mode::Test => {
                 if let Some(name) = &r.no_case {
+                    // Said once for the whole run (fixture::one_no_case): no pack prefix.
                     line(&mut out, &format!("error no case named {name}"));
                 }
                 for c in &r.cases {
                     if c.failures.is_empty() {
-                        line(&mut out, &format!("ok {}/{}", r.display_name(), c.name));
+                        line(&mut out, &format!("ok {}", r.case_label(&c.name)));
                     }
                     for f in &c.failures {
                         line(
                             &mut out,
-                            &format!("FAIL {}/{}: {}", r.display_name(), c.name, f.message),
+                            &format!("FAIL {}: {}", r.case_label(&c.name), f.message),
                         );
+                    }
+                    if verbose && !c.failures.is_empty() {
+                        for why in &c.reasons {
+                            line(&mut out, &format!("  reason: {why}"));
+                        }
                     }
                 }
             }
         }
+    }
+    out
+}
+
+/// `ok <name> <version>`; in a run over several packs `ok <dir>: <name> <version>`.
+pub fn ok_line(r: &PackReport) -> String {
+    let (name, version) = (
+        r.name.as_deref().unwrap_or(""),
+        r.version.as_deref().unwrap_or(""),
+    );
+    if r.prefix.is_empty() {
+        format!("ok {name} {version}")
+    } else {
+        format!("ok {}: {name} {version}", r.run_name())
+    }
+}
+
+/// Findings of the run beside the packs' (an `unused-allowance` warning), one line each.
+pub fn extra(diags: &[crate::core::Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diags {
+        line(&mut out, &format!("{} {}", d.severity.as_str(), d.text("")));
     }
     out
 }

@@ -140,12 +140,23 @@ impl Ctx<'_> {
                 } else {
                     format!("{table}.{key}")
                 };
-                self.out.push(Diagnostic::key(
-                    &CASE_UNKNOWN_KEY,
-                    self.path,
-                    tomlx::span_of(k),
-                    format!("unknown key {dotted}"),
-                ));
+                self.out.push(
+                    Diagnostic::key(
+                        &CASE_UNKNOWN_KEY,
+                        self.path,
+                        tomlx::span_of(k),
+                        format!("unknown key {dotted}"),
+                    )
+                    .with_hint(crate::core::suggest::help(
+                        key,
+                        known,
+                        &if table.is_empty() {
+                            "the keys of case.toml".to_string()
+                        } else {
+                            format!("the keys of [{table}]")
+                        },
+                    )),
+                );
             }
         }
     }

@@ -104,15 +104,31 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
             continue;
         }
         let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
-        out.push(Diagnostic::key(
-            &MANIFEST_UNKNOWN_KEY,
-            PATH,
-            tomlx::span_of(k),
-            format!(
-                "unknown field `{key}`, expected one of {}",
-                expected.join(", ")
-            ),
-        ));
+        out.push(
+            Diagnostic::key(
+                &MANIFEST_UNKNOWN_KEY,
+                PATH,
+                tomlx::span_of(k),
+                format!(
+                    "unknown field `{key}`, expected one of {}",
+                    expected.join(", ")
+                ),
+            )
+            // The page's line lists five keys; `--format full` names every valid one.
+            .with_hint(crate::core::suggest::help(
+                key,
+                &[
+                    "protocol",
+                    "kind",
+                    "name",
+                    "version",
+                    "description",
+                    "authors",
+                    "license",
+                ],
+                "the keys of pack.toml",
+            )),
+        );
         let _ = v;
     }
     for &key in KEYS {

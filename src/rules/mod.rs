@@ -8,6 +8,7 @@
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::pack::{Kind, Pack};
 
+pub mod allowance;
 pub mod case;
 pub mod content;
 pub mod expectation;
@@ -53,6 +54,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             content::RULES,
             redaction::RULES,
             expectation::RULES,
+            allowance::RULES,
         ];
         families.iter().flat_map(|f| f.iter().copied()).collect()
     })

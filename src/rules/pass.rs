@@ -133,12 +133,19 @@ fn check_one(
     for (k, _) in tomlx::entries(table) {
         let key = k.get_ref().as_ref();
         if !REQUIRED.contains(&key) && !OPTIONAL.contains(&key) {
-            out.push(Diagnostic::key(
-                &PASS_UNKNOWN_KEY,
-                path,
-                tomlx::span_of(k),
-                format!("unknown key {key}"),
-            ));
+            out.push(
+                Diagnostic::key(
+                    &PASS_UNKNOWN_KEY,
+                    path,
+                    tomlx::span_of(k),
+                    format!("unknown key {key}"),
+                )
+                .with_hint(crate::core::suggest::help(
+                    key,
+                    &[REQUIRED, OPTIONAL].concat(),
+                    "the keys of a pass file",
+                )),
+            );
         }
     }
     for &key in REQUIRED {

@@ -63,12 +63,19 @@ pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
             .collect();
         for ph in placeholders(text) {
             if !INPUTS.contains(&ph.name) {
-                out.push(Diagnostic::at(
-                    &UNKNOWN_PLACEHOLDER,
-                    &f.path,
-                    ph.span,
-                    format!("unknown placeholder {{{{{}}}}}", ph.name),
-                ));
+                out.push(
+                    Diagnostic::at(
+                        &UNKNOWN_PLACEHOLDER,
+                        &f.path,
+                        ph.span,
+                        format!("unknown placeholder {{{{{}}}}}", ph.name),
+                    )
+                    .with_hint(crate::core::suggest::help(
+                        ph.name,
+                        INPUTS,
+                        "the inputs",
+                    )),
+                );
                 continue;
             }
             for pass in &users {

@@ -165,6 +165,13 @@ impl CiRun {
         }
         None
     }
+    /// Everything the run wrote, to search for what must not be there.
+    pub fn all_text(&self) -> String {
+        format!(
+            "{}\n{}\n{}\n{}",
+            self.stdout, self.stderr, self.summary, self.output
+        )
+    }
     /// The workflow-command annotations printed.
     pub fn annotations(&self) -> Vec<&str> {
         self.stdout

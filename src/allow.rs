@@ -1,0 +1,230 @@
+//! Allowances (docs/configuration.md): `[[allow]]` entries of a configuration file that take a
+//! warning a maintainer has judged out of the verdict. `check` and `test` read one only when
+//! `--config FILE` names it; `ci` reads `.hippo-packs.toml` at the workspace root only. Errors
+//! cannot be allowed (hippo would refuse the pack). An allowed warning leaves the report's
+//! diagnostics for [`PackReport::allowed`]: the text does not print it, the verdict does not
+//! count it, SARIF shows it as a suppressed result. An allowance that matches nothing is itself
+//! a warning, `unused-allowance`.
+
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobMatcher};
+
+use crate::core::{Diagnostic, LineIndex, Severity, Span, suggest};
+use crate::outcome::{Allowed, PackReport};
+use crate::rules::{self, allowance::UNUSED_ALLOWANCE};
+
+/// The file `ci` reads at the workspace root.
+pub const CI_FILE: &str = ".hippo-packs.toml";
+
+/// One `[[allow]]` entry.
+#[derive(Debug)]
+pub struct Allowance {
+    pub rule: String,
+    /// The glob as written, relative to the folder that holds the file.
+    pub path: String,
+    pub text: Option<String>,
+    pub reason: String,
+    /// Its line in the file (1-based), and its byte span, for the unused warning.
+    pub line: usize,
+    span: Span,
+    glob: GlobMatcher,
+}
+
+/// A configuration file, read and checked.
+#[derive(Debug)]
+pub struct Config {
+    /// The file as named (`--config FILE`, or `.hippo-packs.toml`).
+    pub shown: String,
+    /// The folder the `path` globs are relative to (absolute).
+    pub base: PathBuf,
+    pub allow: Vec<Allowance>,
+    /// How many findings each allowance took.
+    pub used: Vec<usize>,
+    /// The file's text, to locate the entries.
+    text: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    allow: Vec<toml::Spanned<RawAllow>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAllow {
+    rule: String,
+    path: String,
+    text: Option<String>,
+    reason: String,
+}
+
+impl Config {
+    /// Reads `path`; `Err` is a one-line reason (a usage error: the file is the caller's).
+    pub fn load(path: &Path, shown: &str) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        let base = std::path::absolute(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let base = std::fs::canonicalize(&base).unwrap_or(base);
+        Config::parse(&text, shown, base)
+    }
+
+    /// Parses the file's text; `base` is the folder globs are relative to.
+    pub fn parse(text: &str, shown: &str, base: PathBuf) -> Result<Config, String> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let msg = e.message().trim().to_string();
+            match e.span() {
+                Some(s) => {
+                    let r = LineIndex::new(text.as_bytes()).region(Span::from_range(s));
+                    format!("{shown}:{}:{}: {msg}", r.line, r.col)
+                }
+                None => format!("{shown}: {msg}"),
+            }
+        })?;
+        let idx = LineIndex::new(text.as_bytes());
+        let mut allow = Vec::new();
+        for entry in raw.allow {
+            let span = Span::from_range(entry.span());
+            let line = idx.region(span).line;
+            let a = entry.into_inner();
+            let at = format!("{shown}:{line}");
+            check_rule(&a.rule).map_err(|why| format!("{at}: {why}"))?;
+            if a.reason.trim().is_empty() {
+                return Err(format!(
+                    "{at}: reason is empty: say why the warning is allowed"
+                ));
+            }
+            let glob = Glob::new(&a.path)
+                .map_err(|e| format!("{at}: path: {e}"))?
+                .compile_matcher();
+            allow.push(Allowance {
+                rule: a.rule,
+                path: a.path,
+                text: a.text,
+                reason: a.reason,
+                line,
+                span,
+                glob,
+            });
+        }
+        let used = vec![0; allow.len()];
+        Ok(Config {
+            shown: shown.to_string(),
+            base,
+            allow,
+            used,
+            text: text.to_string(),
+        })
+    }
+
+    /// Moves every warning of `r` that an allowance matches to `r.allowed`.
+    pub fn apply(&mut self, r: &mut PackReport) {
+        let pack = std::fs::canonicalize(&r.dir).ok();
+        let mut kept = Vec::with_capacity(r.diagnostics.len());
+        for d in std::mem::take(&mut r.diagnostics) {
+            let rel = pack
+                .as_deref()
+                .zip(d.file.as_deref())
+                .and_then(|(p, f)| relative(&self.base, &p.join(f)));
+            let hit = (d.severity == Severity::Warning)
+                .then_some(rel.as_deref())
+                .flatten()
+                .and_then(|rel| self.allow.iter().position(|a| a.matches(&d, rel)));
+            match hit {
+                Some(i) => {
+                    self.used[i] += 1;
+                    r.allowed.push(Allowed {
+                        diagnostic: d,
+                        reason: self.allow[i].reason.clone(),
+                    });
+                }
+                None => kept.push(d),
+            }
+        }
+        r.diagnostics = kept;
+    }
+
+    /// `unused-allowance` warnings, one per allowance that took nothing, at its line.
+    pub fn unused(&self) -> Vec<Diagnostic> {
+        let idx = LineIndex::new(self.text.as_bytes());
+        self.allow
+            .iter()
+            .zip(&self.used)
+            .filter(|(_, n)| **n == 0)
+            .map(|(a, _)| {
+                let mut d = Diagnostic::line(
+                    &UNUSED_ALLOWANCE,
+                    &self.shown,
+                    a.span,
+                    format!(
+                        "[[allow]] matches nothing: rule {}, path \"{}\"{}",
+                        a.rule,
+                        a.path,
+                        a.text
+                            .as_deref()
+                            .map(|t| format!(", text \"{t}\""))
+                            .unwrap_or_default()
+                    ),
+                );
+                d.region = idx.region(a.span);
+                d
+            })
+            .collect()
+    }
+}
+
+impl Allowance {
+    fn matches(&self, d: &Diagnostic, rel: &str) -> bool {
+        d.rule.id == self.rule
+            && self.glob.is_match(rel)
+            && self.text.as_deref().is_none_or(|t| quoted(&d.message, t))
+    }
+}
+
+/// Whether the message quotes `text` (`injection-shaped phrase "Ignore all previous
+/// instructions"`), compared without regard to case, as the phrases are matched.
+fn quoted(message: &str, text: &str) -> bool {
+    match (message.find('"'), message.rfind('"')) {
+        (Some(a), Some(b)) if b > a => message[a + 1..b].to_lowercase() == text.to_lowercase(),
+        _ => false,
+    }
+}
+
+/// `path` relative to `base`, `/`-separated; `None` outside it.
+fn relative(base: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(base).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// A rule an allowance may name: a warning of the catalogue.
+fn check_rule(id: &str) -> Result<(), String> {
+    match rules::find(id) {
+        Some(r) if r.severity == Severity::Error => Err(format!(
+            "rule {id} is an error: errors cannot be allowed (hippo would refuse the pack)"
+        )),
+        Some(_) => Ok(()),
+        None => {
+            let warnings: Vec<&str> = rules::catalogue()
+                .iter()
+                .filter(|r| r.severity == Severity::Warning)
+                .map(|r| r.id)
+                .collect();
+            Err(format!(
+                "no rule named {id}; {}",
+                suggest::help(id, &warnings, "the warnings that can be allowed")
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,240 @@
+//! The `annotations` input (docs/action.md, "Annotations"): every finding on the diff through a
+//! check run (the Checks API has no cap), or workflow commands, of which GitHub shows at most
+//! ten per level and step, so the ones that matter come first and one notice counts the rest.
+
+use std::io::Write;
+
+use super::commit;
+use super::gate::Gate;
+use super::net::Net;
+use super::output::say;
+use super::settings::{Annotations, Settings};
+use crate::core::{Diagnostic, Severity, escape};
+use crate::github::checks::{self, Annotation, CheckRun};
+use crate::github::command::{Level, Log};
+use crate::github::env::GithubEnv;
+use crate::github::{client, event};
+use crate::outcome::PackReport;
+use crate::report::github::annotate as command_line;
+use crate::report::machine::{location_path, raw_message};
+
+/// GitHub shows at most this many annotations of one level per step from workflow commands.
+pub const COMMANDS_PER_LEVEL: usize = 10;
+
+/// One finding, with what decides its rank.
+struct Finding<'a> {
+    report: &'a PackReport,
+    diag: &'a Diagnostic,
+    gated: bool,
+    in_changed_file: bool,
+}
+
+/// Every finding (diagnostics and failed expectations), the ones that matter first: errors
+/// before warnings; within each, gated packs first, then changed files, then report order.
+fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
+    let mut all = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        let failures = r.cases.iter().flat_map(|c| &c.failures);
+        for d in r.diagnostics.iter().chain(failures) {
+            let path = location_path(r, d);
+            all.push(Finding {
+                report: r,
+                diag: d,
+                gated: gate.gated.get(i).copied().unwrap_or(true),
+                in_changed_file: gate.files.as_ref().is_some_and(|f| f.contains(&path)),
+            });
+        }
+    }
+    // A stable sort keeps report order among equals.
+    all.sort_by_key(|f| {
+        (
+            f.diag.severity != Severity::Error,
+            !f.gated,
+            !f.in_changed_file,
+        )
+    });
+    all
+}
+
+/// Annotates as `annotations` says; returns the notes for the job summary.
+pub fn annotate(
+    reports: &[PackReport],
+    gate: &Gate,
+    cx: &Context<'_>,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Vec<String>> {
+    let findings = ranked(reports, gate);
+    let s = cx.settings;
+    let try_checks = match s.annotations {
+        Annotations::None => return Ok(Vec::new()),
+        Annotations::Commands => false,
+        Annotations::Checks => true,
+        Annotations::Auto => cx.gh.actions && s.token.is_some(),
+    };
+    if try_checks {
+        match check_run(&findings, cx, net, out) {
+            Ok(note) => {
+                say(out, &cx.log.line(&format!("hippo-packs: {note}")))?;
+                return Ok(vec![note]);
+            }
+            Err(why) => {
+                let msg = format!(
+                    "no check run ({why}); the findings are annotated by workflow commands instead"
+                );
+                let level = match s.annotations {
+                    Annotations::Checks => Level::Warning,
+                    _ => Level::Notice,
+                };
+                say(out, &cx.log.annotate(level, "annotations", &msg))?;
+                commands(&findings, cx, out)?;
+                return Ok(vec![format!("annotations: {msg}")]);
+            }
+        }
+    }
+    commands(&findings, cx, out)?;
+    Ok(Vec::new())
+}
+
+/// What the annotation step needs to know of the run.
+pub struct Context<'a> {
+    pub settings: &'a Settings,
+    pub gh: &'a GithubEnv,
+    pub log: &'a Log,
+    /// The job's verdict: the check run's conclusion.
+    pub failed: bool,
+    /// One line of counts: the check run's title.
+    pub title: String,
+}
+
+/// At most ten workflow commands per level, the ones that matter first, then one notice with
+/// the count left out (only on GitHub Actions: elsewhere nothing reads them).
+fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+    if !cx.gh.actions {
+        return Ok(());
+    }
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    let (mut left_errors, mut left_warnings) = (0usize, 0usize);
+    let mut text = String::new();
+    for f in findings {
+        let (shown, left) = match f.diag.severity {
+            Severity::Error => (&mut errors, &mut left_errors),
+            Severity::Warning => (&mut warnings, &mut left_warnings),
+        };
+        if *shown < COMMANDS_PER_LEVEL {
+            *shown += 1;
+            command_line(&mut text, f.report, f.diag);
+        } else {
+            *left += 1;
+        }
+    }
+    say(out, &text)?;
+    let left = left_errors + left_warnings;
+    if left > 0 {
+        let msg = format!(
+            "{left} more {} not annotated here ({left_errors} {}, {left_warnings} {}): GitHub shows at most {COMMANDS_PER_LEVEL} annotations of each level per step. Every finding is in the job summary and the SARIF file (code scanning, when uploaded); `annotations: checks` with `permissions: checks: write` annotates them all.",
+            if left == 1 {
+                "finding is"
+            } else {
+                "findings are"
+            },
+            if left_errors == 1 { "error" } else { "errors" },
+            if left_warnings == 1 {
+                "warning"
+            } else {
+                "warnings"
+            },
+        );
+        say(out, &cx.log.annotate(Level::Notice, "annotations", &msg))?;
+    }
+    Ok(())
+}
+
+/// The check run; `Err` says why there is none.
+fn check_run(
+    findings: &[Finding<'_>],
+    cx: &Context<'_>,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> Result<String, String> {
+    let s = cx.settings;
+    let (owner, repo) = cx.gh.owner_repo().ok_or("no GITHUB_REPOSITORY")?;
+    let token = s.token.as_deref().ok_or("no token")?;
+    let head_sha = head_sha(cx)?;
+    let annotations: Vec<Annotation> = findings
+        .iter()
+        .map(|f| annotation(f.report, f.diag))
+        .collect();
+    let run = CheckRun {
+        owner: owner.to_string(),
+        repo: repo.to_string(),
+        name: s.category.clone(),
+        head_sha,
+        conclusion: if cx.failed { "failure" } else { "success" },
+        title: cx.title.clone(),
+        summary: format!(
+            "{} {} annotated; the job summary has the whole report.",
+            annotations.len(),
+            if annotations.len() == 1 {
+                "finding"
+            } else {
+                "findings"
+            }
+        ),
+    };
+    let rt = net.runtime().map_err(|e| e.to_string())?;
+    let (log, api) = (cx.log, &cx.gh.api_url);
+    let done = rt.block_on(async {
+        let http = client::Http::new(api, Some(token), s.http_timeout)
+            .map_err(client::Failure::Transport)?;
+        checks::publish(&http, &run, &annotations, |f| {
+            let line = format!("hippo-packs: check run: {f}; trying again");
+            say(out, &log.line(&line)).ok();
+        })
+        .await
+    });
+    match done {
+        Ok((id, requests)) => Ok(format!(
+            "check run {} ({id}) holds all {} annotations ({requests} {})",
+            run.name,
+            annotations.len(),
+            if requests == 1 { "request" } else { "requests" }
+        )),
+        Err(f) => Err(cx.log.clean(&f.to_string())),
+    }
+}
+
+/// The commit the check run belongs to: a pull request's head (a run on the merge commit would
+/// not show on the pull request), else the commit the upload goes to.
+fn head_sha(cx: &Context<'_>) -> Result<String, String> {
+    let pr = cx
+        .gh
+        .event_path
+        .as_ref()
+        .filter(|_| cx.gh.is_pull_request())
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|p| event::pull_request(&p));
+    if let Some(sha) = pr.and_then(|p| p.head_sha) {
+        return Ok(sha);
+    }
+    commit::target(&cx.settings.target, cx.gh).map(|t| t.sha)
+}
+
+/// A finding as the Checks API takes it: columns (code points) only on a one-line span.
+fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
+    let g = &d.region;
+    let one_line = d.span.is_some() && g.end_line == g.line;
+    Annotation {
+        path: location_path(r, d),
+        start_line: g.line.max(1),
+        end_line: g.end_line.max(g.line).max(1),
+        start_column: one_line.then_some(g.col.max(1)),
+        end_column: one_line.then_some(g.end_col.max(g.col).max(1)),
+        annotation_level: match d.severity {
+            Severity::Error => "failure",
+            Severity::Warning => "warning",
+        },
+        title: format!("hippo-packs ({})", d.rule.id),
+        message: escape::line(&raw_message(d)).into_owned(),
+    }
+}

@@ -1,0 +1,257 @@
+//! Dispatch: one function per command, each returning its exit code.
+
+use std::path::Path;
+
+use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print};
+use super::paths::{self, Output};
+use super::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, TestArgs};
+use crate::outcome::{Mode, PackReport};
+use crate::report;
+
+pub fn dispatch(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Check(a) => check(a),
+        Command::Test(a) => test(a),
+        Command::Rules(a) => match report::rules::render(a.rule.as_deref()) {
+            Ok(text) => {
+                print(&text)?;
+                Ok(EXIT_OK)
+            }
+            Err(text) => {
+                eprint!("{text}");
+                Ok(EXIT_USAGE)
+            }
+        },
+        Command::Init(a) => super::init::run(&a),
+        Command::Completions(a) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut cmd, "hippo-packs", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
+            Ok(EXIT_OK)
+        }
+        Command::Manpage => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out)?;
+            print(&String::from_utf8_lossy(&out))?;
+            Ok(EXIT_OK)
+        }
+        Command::Ci(a) => super::ci_args::run(a),
+        Command::StubModel(a) => super::stub_model::run(a).map(|()| EXIT_OK),
+    }
+}
+
+/// A usage error: one line on standard error, exit 2.
+fn usage(line: &str) -> anyhow::Result<i32> {
+    eprintln!("{line}");
+    Ok(EXIT_USAGE)
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<i32> {
+    if a.junit.is_some() {
+        return usage(
+            "hippo-packs: --junit belongs to `test`: JUnit holds fixture case results, which `check` does not run (hippo-packs test DIR --junit FILE)",
+        );
+    }
+    if let Err(line) = validate_outputs(&a.output, None, None) {
+        return usage(&line);
+    }
+    let mut config = match load_config(&a.output) {
+        Ok(c) => c,
+        Err(line) => return usage(&line),
+    };
+    // (fails with --deny-warnings, fails without, warnings)
+    let mut tally = (false, false, 0);
+    let mut count = |r: &PackReport| {
+        tally.0 |= r.failed(a.deny_warnings);
+        tally.1 |= r.failed(false);
+        tally.2 += r.warnings();
+    };
+    let unused = if a.output.format == Format::Text && a.output.sarif.is_none() {
+        // The text report streams: each pack is printed as soon as it and the packs before
+        // it are checked, and only its verdict is kept.
+        let mut result = Ok(());
+        crate::check::check_each(&a.dirs, |mut r| {
+            if let Some(c) = config.as_mut() {
+                c.apply(&mut r);
+            }
+            count(&r);
+            if result.is_ok() {
+                result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
+            }
+        });
+        result?;
+        let unused = unused_allowances(config.as_ref(), false);
+        print(&report::text::extra(&unused))?;
+        unused
+    } else {
+        let mut reports = crate::check::check_all(&a.dirs);
+        if let Some(c) = config.as_mut() {
+            reports.iter_mut().for_each(|r| c.apply(r));
+        }
+        reports.iter().for_each(&mut count);
+        let unused = unused_allowances(config.as_ref(), false);
+        emit(&reports, Mode::Check, &a.output, None, &unused)?;
+        unused
+    };
+    let (mut failed, failed_without_warnings, warnings) = tally;
+    failed |= a.deny_warnings && !unused.is_empty();
+    super::hints::packs_folders(&a.dirs);
+    if failed && !failed_without_warnings {
+        super::hints::deny_warnings(warnings + unused.len());
+    }
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn test(a: TestArgs) -> anyhow::Result<i32> {
+    if let Err(line) = validate_outputs(&a.output, a.junit.as_deref(), a.prompts_dir.as_deref()) {
+        return usage(&line);
+    }
+    let mut config = match load_config(&a.output) {
+        Ok(c) => c,
+        Err(line) => return usage(&line),
+    };
+    let mut reports = crate::fixture::test_all(&crate::fixture::TestOptions {
+        dirs: a.dirs.clone(),
+        case: a.case.clone(),
+        model_command: a.model_command.clone(),
+    })?;
+    if let Some(c) = config.as_mut() {
+        reports.iter_mut().for_each(|r| c.apply(r));
+    }
+    let unused = unused_allowances(config.as_ref(), a.case.is_some());
+    emit(&reports, Mode::Test, &a.output, a.junit.as_deref(), &unused)?;
+    super::hints::no_cases(&reports, a.case.is_some());
+    if let Some(dir) = &a.prompts_dir {
+        report::prompts::write_dir(&reports, dir)?;
+    } else if a.print_prompts {
+        eprint!("{}", report::prompts::render(&reports));
+    }
+    Ok(verdict(&reports, false))
+}
+
+/// `--config FILE`, read and checked before any work; `Err` is the usage error's line.
+fn load_config(out: &OutputArgs) -> Result<Option<crate::allow::Config>, String> {
+    let Some(path) = &out.config else {
+        return Ok(None);
+    };
+    let shown = crate::core::escape::line(&path.display().to_string()).into_owned();
+    crate::allow::Config::load(path, &shown)
+        .map(Some)
+        .map_err(|why| format!("hippo-packs: --config {why}"))
+}
+
+/// The allowances that matched nothing; none when the run did not cover every pack the file
+/// could concern (`--case`).
+fn unused_allowances(
+    config: Option<&crate::allow::Config>,
+    partial: bool,
+) -> Vec<crate::core::Diagnostic> {
+    match config {
+        Some(c) if !partial => c.unused(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every output path of the command, checked before any work.
+fn validate_outputs(
+    out: &OutputArgs,
+    junit: Option<&Path>,
+    prompts_dir: Option<&Path>,
+) -> Result<(), String> {
+    let mut outputs = Vec::new();
+    if let Some(p) = &out.sarif {
+        outputs.push(Output {
+            flag: "--sarif",
+            path: p,
+            folder: false,
+        });
+    }
+    if let Some(p) = junit {
+        outputs.push(Output {
+            flag: "--junit",
+            path: p,
+            folder: false,
+        });
+    }
+    if let Some(p) = prompts_dir {
+        outputs.push(Output {
+            flag: "--prompts-dir",
+            path: p,
+            folder: true,
+        });
+    }
+    paths::validate(&outputs)
+}
+
+/// 1 when any pack fails, else 0.
+pub fn verdict(reports: &[PackReport], deny_warnings: bool) -> i32 {
+    if reports.iter().any(|r| r.failed(deny_warnings)) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Whether `--format full` paints: `--color`, then NO_COLOR / CLICOLOR_FORCE / a terminal, as
+/// anstream decides them for standard output.
+fn paints(when: ColorWhen) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+        }
+    }
+}
+
+/// A pack file's text for `--format full`'s snippets, read again from the pack folder (files
+/// over 1 MiB, or not UTF-8, are shown without a snippet).
+fn read_source(r: &PackReport, file: &str) -> Option<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(Path::new(&r.dir).join(file))
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn emit(
+    reports: &[PackReport],
+    mode: Mode,
+    out: &OutputArgs,
+    junit: Option<&Path>,
+    extra: &[crate::core::Diagnostic],
+) -> anyhow::Result<()> {
+    let text = match out.format {
+        Format::Text if out.verbose => {
+            report::text::render_verbose(reports, mode) + &report::text::extra(extra)
+        }
+        Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
+        Format::Json => report::json::render_with(reports, mode, extra),
+        Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
+        Format::Github => report::github::render(reports, mode),
+        Format::Full => {
+            let styled = report::full::render(reports, mode, &read_source, extra);
+            if paints(out.color) {
+                styled
+            } else {
+                anstream::adapter::strip_str(&styled).to_string()
+            }
+        }
+    };
+    if let Some(path) = &out.sarif {
+        crate::core::fsx::write_atomic(
+            path,
+            report::sarif::render_with(reports, &out.category, extra).as_bytes(),
+        )
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = junit {
+        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    print(&text)
+}

@@ -1,0 +1,98 @@
+//! Output paths (`--sarif`, `--junit`, `--prompts-dir`) are checked before any work: a path that
+//! cannot be written is a usage error (exit 2, one line), never an internal error after the
+//! work that throws the findings away. Missing parent folders are created, as `ci` does.
+
+use std::path::{Path, PathBuf};
+
+/// One output the command will write: the flag that named it and the path.
+pub struct Output<'a> {
+    pub flag: &'static str,
+    pub path: &'a Path,
+    /// A folder (`--prompts-dir`) rather than a file.
+    pub folder: bool,
+}
+
+/// Checks every output; the first that cannot be written gives the one-line reason.
+pub fn validate(outputs: &[Output<'_>]) -> Result<(), String> {
+    for o in outputs {
+        check(o).map_err(|why| {
+            format!(
+                "hippo-packs: {} {}: {why}",
+                o.flag,
+                crate::core::escape::line(&o.path.display().to_string())
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn check(o: &Output<'_>) -> Result<(), String> {
+    if o.path.as_os_str().is_empty() {
+        return Err("an empty path".into());
+    }
+    let folder: PathBuf = if o.folder {
+        if o.path.exists() && !o.path.is_dir() {
+            return Err("not a folder".into());
+        }
+        o.path.to_path_buf()
+    } else {
+        if o.path.is_dir() {
+            return Err("is a folder, not a file".into());
+        }
+        match o.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    };
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
+    // The report is written as a temporary file renamed into place: the same test here.
+    tempfile::Builder::new()
+        .prefix(".hippo-packs-probe-")
+        .tempfile_in(&folder)
+        .map(drop)
+        .map_err(|e| format!("cannot write in {}: {e}", folder.display()))?;
+    if !o.folder && o.path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(o.path)
+            .map(drop)
+            .map_err(|e| format!("cannot write: {e}"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(path: &Path, folder: bool) -> Result<(), String> {
+        validate(&[Output {
+            flag: "--sarif",
+            path,
+            folder,
+        }])
+    }
+
+    #[test]
+    fn missing_parents_are_made_and_folders_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let deep = t.path().join("a/b/out.sarif");
+        assert_eq!(one(&deep, false), Ok(()));
+        assert!(t.path().join("a/b").is_dir());
+        assert!(!deep.exists(), "nothing is written before the work");
+        let err = one(t.path(), false).unwrap_err();
+        assert!(err.contains("is a folder"), "control: {err}");
+        assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn a_file_in_the_way_of_a_parent_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(t.path().join("f"), "x").unwrap();
+        let err = one(&t.path().join("f/out.xml"), false).unwrap_err();
+        assert!(err.starts_with("hippo-packs: --sarif "), "{err}");
+        let err = one(&t.path().join("f"), true).unwrap_err();
+        assert!(err.contains("not a folder"), "{err}");
+    }
+}

@@ -1,0 +1,154 @@
+//! `--print-prompts` and `--prompts-dir`: every prompt a case sent, the pass's model's and the
+//! reviewer's, each under a label line (docs/output-formats.md):
+//! `# <pack>/<case>: pass <pass>, call <n>, model` or
+//! `# <pack>/<case>: pass <pass>, call <n>, reviewer for proposal <m>`.
+
+use std::path::Path;
+
+use crate::core::escape;
+use crate::outcome::{CaseResult, PackReport};
+
+/// One prompt: the label (without `# `), a file name for `--prompts-dir`, and the text.
+pub struct Labelled<'a> {
+    pub label: String,
+    pub file: String,
+    pub text: &'a str,
+}
+
+/// Every prompt of a case in the order it was sent: each call's model prompt, then the
+/// reviewer's prompts for that call.
+pub fn labelled<'a>(r: &PackReport, c: &'a CaseResult) -> Vec<Labelled<'a>> {
+    let head = format!("{}: pass {}", r.case_label(&c.name), c.pass);
+    let mut out = Vec::new();
+    for (i, p) in c.prompts.iter().enumerate() {
+        let call = i + 1;
+        out.push(Labelled {
+            label: format!("{head}, call {call}, model"),
+            file: format!("call-{call}-model.txt"),
+            text: p,
+        });
+        for rp in c.review_prompts.iter().filter(|rp| rp.call == call) {
+            out.push(Labelled {
+                label: format!("{head}, call {call}, reviewer for proposal {}", rp.proposal),
+                file: format!("call-{call}-reviewer-{}.txt", rp.proposal),
+                text: &rp.text,
+            });
+        }
+    }
+    out
+}
+
+/// All prompts of a run, for standard error.
+pub fn render(reports: &[PackReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for c in &r.cases {
+            for p in labelled(r, c) {
+                out.push_str(&format!("# {}\n", escape::line(&p.label)));
+                out.push_str(&block(p.text));
+                if !p.text.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Pack text for a terminal or a log, line by line: tab and line feed kept, every other
+/// control or invisible character shown as `U+XXXX`, and a line that would start with `::` (a
+/// workflow command) given a leading space.
+pub fn block(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, l) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let l: String = l
+            .split('\t')
+            .map(|part| escape::line(part).into_owned())
+            .collect::<Vec<_>>()
+            .join("\t");
+        if l.starts_with("::") {
+            out.push(' ');
+        }
+        out.push_str(&l);
+    }
+    out
+}
+
+/// `--prompts-dir DIR`: one file per prompt, `DIR/<pack>/<case>/call-<n>-model.txt` and
+/// `call-<n>-reviewer-<m>.txt`, the text as sent (a file is not a terminal). `<pack>` is the
+/// name the lines use, with `/` turned into `--` so a run over several folders stays flat.
+pub fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
+    for r in reports {
+        for c in &r.cases {
+            let folder = dir.join(safe(r.run_name())).join(safe(&c.name));
+            std::fs::create_dir_all(&folder)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", folder.display()))?;
+            for p in labelled(r, c) {
+                let path = folder.join(&p.file);
+                std::fs::write(&path, p.text)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A path component from a name: no separator, no leading dot.
+fn safe(name: &str) -> String {
+    let s: String = name
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+        .collect::<Vec<_>>()
+        .join("--");
+    let s = s.trim_start_matches('.').to_string();
+    if s.is_empty() { "pack".into() } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dream::ReviewPrompt;
+
+    fn report() -> PackReport {
+        PackReport {
+            dir: "packs/a".into(),
+            prefix: "packs/a/".into(),
+            name: Some("a".into()),
+            cases: vec![CaseResult {
+                name: "c".into(),
+                pass: "p".into(),
+                prompts: vec!["one\n::error x\u{202E}".into()],
+                review_prompts: vec![ReviewPrompt {
+                    call: 1,
+                    proposal: 1,
+                    text: "review".into(),
+                }],
+                ..CaseResult::default()
+            }],
+            ..PackReport::default()
+        }
+    }
+
+    #[test]
+    fn prompts_are_labelled_and_clean() {
+        let out = render(&[report()]);
+        assert_eq!(
+            out,
+            "# packs/a/c: pass p, call 1, model\none\n ::error xU+202E\n# packs/a/c: pass p, call 1, reviewer for proposal 1\nreview\n"
+        );
+        assert!(!out.contains('\u{202E}'), "control: nothing invisible");
+    }
+
+    #[test]
+    fn prompts_dir_holds_one_file_each() {
+        let t = tempfile::tempdir().unwrap();
+        write_dir(&[report()], t.path()).unwrap();
+        let f = t.path().join("packs--a/c/call-1-reviewer-1.txt");
+        assert_eq!(std::fs::read_to_string(f).unwrap(), "review");
+        assert!(t.path().join("packs--a/c/call-1-model.txt").is_file());
+        assert_eq!(safe("../.x"), "x");
+    }
+}

@@ -1,0 +1,188 @@
+//! Issue 12, item 8: the Action's HTTP client against the local stand-in for GitHub. A plain
+//! `http://` API URL off loopback is refused, a pagination `Link` to another host is not
+//! followed, a token with a control character is a clear error (not a panic), and rate limits
+//! are waited out as `Retry-After` says, with rate-limit advice when they persist.
+
+mod common;
+
+use common::standin::{Reply, Server};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
+
+fn workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
+        &ws.path().join("packs/good"),
+    );
+    ws
+}
+
+fn push_vars(api: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("GITHUB_SHA", SHA.into()),
+        ("GITHUB_REF", "refs/heads/main".into()),
+        ("GITHUB_REPOSITORY", "octo/packs".into()),
+        ("GITHUB_EVENT_NAME", "push".into()),
+        ("GITHUB_API_URL", api.into()),
+        ("INPUT_TOKEN", TOKEN.into()),
+    ]
+}
+
+fn run(ws: &Path, vars: &[(&'static str, String)], args: &[&str]) -> common::standin::CiRun {
+    let v: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut all = vec![
+        "--test",
+        "false",
+        "--http-timeout",
+        "5",
+        "--upload-wait",
+        "0",
+    ];
+    all.extend_from_slice(args);
+    common::standin::run_ci(ws, &v, &all)
+}
+
+const RECEIPT: &str = r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "https://api.github.com/repos/octo/packs/code-scanning/sarifs/47177e22-5596-11eb-80a1-c1e54ef945c6"}"#;
+
+#[test]
+fn plain_http_off_loopback_is_refused() {
+    let ws = workspace();
+    // `.invalid` is reserved: nothing can answer there, and the client must not even try.
+    let r = run(
+        ws.path(),
+        &push_vars("http://gh.invalid:9"),
+        &["--upload", "true"],
+    );
+    assert_eq!(r.code, 1, "upload: true fails: {r}");
+    assert!(r.stdout.contains("would travel in clear"), "{r}");
+    assert!(!r.all_text().contains(TOKEN), "{r}");
+    // Control: loopback over plain http is the stand-in, and it uploads.
+    let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
+    let r = run(ws.path(), &push_vars(&server.url), &["--upload", "true"]);
+    assert_eq!(
+        (r.code, r.out("uploaded").as_deref()),
+        (0, Some("true")),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_pagination_link_to_another_host_is_not_followed() {
+    let ws = workspace();
+    let server = Server::start(|req, _| {
+        if req.path().ends_with("/pulls/7/files") {
+            let page =
+                serde_json::json!([{"filename": "packs/good/README.md", "status": "modified"}]);
+            // {base} is this server; `localhost` is another origin for the client.
+            let port_link = "<{base}/x>; rel=\"last\", <http://localhost:1/repos/octo/packs/pulls/7/files?page=2>; rel=\"next\"";
+            Reply::JsonWith(
+                200,
+                page.to_string(),
+                vec![("link".into(), port_link.into())],
+            )
+        } else {
+            Reply::Json(404, "{}".into())
+        }
+    });
+    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7,
+        "head": {"repo": {"full_name": "octo/packs", "fork": false}},
+        "base": {"repo": {"full_name": "octo/packs", "fork": false}}}})
+    .to_string();
+    let mut vars = push_vars(&server.url);
+    vars.push(("GITHUB_EVENT_NAME", "pull_request".into()));
+    vars.push(("EVENT", event));
+    let r = run(ws.path(), &vars, &["--upload", "false"]);
+    assert!(
+        r.stdout.contains("another host (http://localhost:1)"),
+        "{r}"
+    );
+    assert!(
+        r.stdout.contains("every pack gates"),
+        "unknown changes gate everything: {r}"
+    );
+    let files = server
+        .requests()
+        .into_iter()
+        .filter(|q| q.path().ends_with("/files"))
+        .count();
+    assert_eq!(files, 1, "{r}");
+}
+
+#[test]
+fn a_token_with_a_control_character_is_a_clear_error() {
+    let ws = workspace();
+    let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
+    let mut vars = push_vars(&server.url);
+    vars.retain(|(k, _)| *k != "INPUT_TOKEN");
+    vars.push(("INPUT_TOKEN", "ghs_abc\u{1}def".into()));
+    let r = run(ws.path(), &vars, &[]);
+    assert_eq!(r.code, 0, "upload auto: the verdict stands: {r}");
+    assert!(r.stdout.contains("control character"), "{r}");
+    assert!(
+        !r.all_text().contains("internal error") && !r.all_text().contains("panicked"),
+        "{r}"
+    );
+    assert!(
+        r.summary.contains("hippo-packs") && r.out("packs").as_deref() == Some("1"),
+        "{r}"
+    );
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn rate_limits_are_waited_out_as_retry_after_says() {
+    let ws = workspace();
+    let server = Server::start(|req, n| {
+        if req.method == "POST" && n == 0 {
+            Reply::JsonWith(
+                429,
+                r#"{"message": "slow down"}"#.into(),
+                vec![("retry-after".into(), "1".into())],
+            )
+        } else if req.method == "POST" && n == 1 {
+            let m = r#"{"message": "You have exceeded a secondary rate limit. Please wait a few minutes."}"#;
+            Reply::JsonWith(403, m.into(), vec![("retry-after".into(), "1".into())])
+        } else {
+            Reply::Json(202, RECEIPT.into())
+        }
+    });
+    let start = Instant::now();
+    let r = run(ws.path(), &push_vars(&server.url), &["--upload", "true"]);
+    assert_eq!(
+        (r.code, r.out("uploaded").as_deref()),
+        (0, Some("true")),
+        "{r}"
+    );
+    assert_eq!(server.uploads().len(), 3, "{r}");
+    assert!(start.elapsed() >= Duration::from_secs(2), "waited as asked");
+}
+
+#[test]
+fn a_persistent_rate_limit_gets_rate_limit_advice() {
+    let ws = workspace();
+    let server = Server::start(|_, _| {
+        let m = r#"{"message": "You have exceeded a secondary rate limit."}"#;
+        Reply::JsonWith(403, m.into(), vec![("retry-after".into(), "0".into())])
+    });
+    let r = run(ws.path(), &push_vars(&server.url), &[]);
+    assert_eq!(r.code, 0, "{r}");
+    assert!(
+        r.stdout.contains("rate limit") && r.stdout.contains("Re-run the job later"),
+        "{r}"
+    );
+    assert!(!r.stdout.contains("security-events: write"), "{r}");
+    assert_eq!(server.uploads().len(), 4, "tried 1 + 3 times: {r}");
+    // Control: a plain 403 still names the permission.
+    let plain = Server::start(|_, _| {
+        Reply::Json(
+            403,
+            r#"{"message": "Resource not accessible by integration"}"#.into(),
+        )
+    });
+    let r = run(ws.path(), &push_vars(&plain.url), &[]);
+    assert!(r.stdout.contains("security-events: write"), "{r}");
+}

@@ -1,0 +1,250 @@
+//! The `annotations` input and the `shard` input, against the stand-in for GitHub's API:
+//! a check run holds every finding (50 per request), workflow commands show the ten that
+//! matter most of each level and count the rest, and shards partition the packs stably.
+
+mod common;
+
+use common::standin::{CiRun, Reply, Request, Server, run_ci};
+use std::path::Path;
+
+const HEAD: &str = "3333333333333333333333333333333333333333";
+const MERGE: &str = "1111111111111111111111111111111111111111";
+
+/// GitHub with the Checks API answering `checks` for a created run.
+fn github(
+    checks: u16,
+    files: &'static [&'static str],
+) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
+    move |req, _| match (req.method.as_str(), req.path()) {
+        ("POST", p) if p.ends_with("/check-runs") && checks == 201 => {
+            Reply::Json(201, r#"{"id": 42, "name": "hippo-packs"}"#.into())
+        }
+        ("POST", p) if p.ends_with("/check-runs") => Reply::Json(
+            checks,
+            r#"{"message": "Resource not accessible by integration"}"#.into(),
+        ),
+        ("PATCH", p) if p.ends_with("/check-runs/42") => Reply::Json(200, r#"{"id": 42}"#.into()),
+        ("GET", p) if p.ends_with("/files") => {
+            let items: Vec<serde_json::Value> = files
+                .iter()
+                .map(|f| serde_json::json!({"filename": f}))
+                .collect();
+            Reply::Json(200, serde_json::Value::Array(items).to_string())
+        }
+        _ => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
+    }
+}
+
+/// `n` copies of the broken example (4 errors and 8 warnings each) under `packs/b<i>`.
+fn broken_registry(n: usize) -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    for i in 0..n {
+        common::copy_pack("broken", &ws.path().join("packs"), &format!("b{i}"));
+    }
+    ws
+}
+
+fn pr_vars<'a>(api: &'a str, event: &'a str, annotations: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("GITHUB_API_URL", api),
+        ("GITHUB_REPOSITORY", "octo/packs"),
+        ("GITHUB_SHA", MERGE),
+        ("GITHUB_REF", "refs/pull/7/merge"),
+        ("GITHUB_EVENT_NAME", "pull_request"),
+        ("EVENT", event),
+        ("INPUT_TOKEN", "ghs_annotationsToken"),
+        ("INPUT_UPLOAD", "false"),
+        ("INPUT_ANNOTATIONS", annotations),
+    ]
+}
+
+fn event() -> String {
+    serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
+        "merge_commit_sha": MERGE, "head": {"sha": HEAD}}})
+    .to_string()
+}
+
+/// The finding annotations printed as workflow commands (`title=hippo-packs (<rule>)`).
+fn finding_lines(r: &CiRun) -> Vec<&str> {
+    r.annotations()
+        .into_iter()
+        .filter(|l| !l.contains("title=hippo-packs (annotations)") && !l.contains("(scope)"))
+        .collect()
+}
+
+#[test]
+fn commands_show_ten_of_each_level_the_changed_pack_first_then_a_count() {
+    let gh = Server::start(github(404, &["packs/b3/pack.toml"]));
+    let ws = broken_registry(4);
+    let ev = event();
+    let r = run_ci(
+        ws.path(),
+        &pr_vars(&gh.url, &ev, "commands"),
+        &["--http-timeout", "3"],
+    );
+    assert_eq!(r.code, 1, "{r}");
+    let lines = finding_lines(&r);
+    let errors: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::error")).collect();
+    let warnings: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("::warning"))
+        .collect();
+    assert_eq!((errors.len(), warnings.len()), (10, 10), "{r}");
+    // The gated pack's errors (b3: the pull request touches it) come first, pack.toml's first.
+    assert!(
+        errors[..4].iter().all(|l| l.contains("file=packs/b3/")),
+        "{errors:#?}"
+    );
+    assert!(errors[0].contains("file=packs/b3/pack.toml"), "{errors:#?}");
+    let count = r
+        .annotations()
+        .into_iter()
+        .find(|l| l.contains("title=hippo-packs (annotations)"))
+        .expect("a notice with the count");
+    assert!(count.starts_with("::notice"), "{count}");
+    assert!(
+        count.contains("28 more findings are not annotated here (6 errors, 22 warnings)"),
+        "{count}"
+    );
+    assert!(
+        gh.requests()
+            .iter()
+            .all(|q| !q.path().ends_with("/check-runs")),
+        "commands only"
+    );
+}
+
+#[test]
+fn a_check_run_holds_every_finding_in_batches_of_fifty() {
+    let gh = Server::start(github(201, &["packs/b0/pack.toml"]));
+    let ws = broken_registry(6);
+    let ev = event();
+    let r = run_ci(
+        ws.path(),
+        &pr_vars(&gh.url, &ev, "auto"),
+        &["--http-timeout", "3"],
+    );
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        finding_lines(&r).is_empty(),
+        "no workflow commands beside the check run: {r}"
+    );
+    let reqs: Vec<Request> = gh
+        .requests()
+        .into_iter()
+        .filter(|q| q.path().contains("/check-runs"))
+        .collect();
+    assert_eq!(reqs.len(), 2, "72 annotations: 50, then 22");
+    let create = reqs[0].json();
+    assert_eq!(reqs[0].method, "POST");
+    assert_eq!(create["name"], "hippo-packs");
+    assert_eq!(
+        create["head_sha"], HEAD,
+        "the pull request's head, where the checks show"
+    );
+    assert_eq!(create["conclusion"], "failure");
+    let first = create["output"]["annotations"].as_array().unwrap();
+    let second = reqs[1].json()["output"]["annotations"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!((first.len(), second.len()), (50, 22));
+    assert_eq!(reqs[1].method, "PATCH");
+    assert_eq!(first[0]["annotation_level"], "failure");
+    assert!(
+        first[0]["path"].as_str().unwrap().starts_with("packs/b0/"),
+        "{}",
+        first[0]
+    );
+    assert_eq!(second.last().unwrap()["annotation_level"], "warning");
+    assert!(
+        r.stdout.contains("holds all 72 annotations (2 requests)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn auto_falls_back_to_commands_without_checks_write_and_none_is_silent() {
+    let gh = Server::start(github(403, &[]));
+    let ws = broken_registry(1);
+    let ev = event();
+    let r = run_ci(
+        ws.path(),
+        &pr_vars(&gh.url, &ev, "auto"),
+        &["--http-timeout", "3"],
+    );
+    let notice = r
+        .annotations()
+        .into_iter()
+        .find(|l| l.contains("title=hippo-packs (annotations)"))
+        .expect("a notice");
+    assert!(
+        notice.starts_with("::notice") && notice.contains("HTTP 403"),
+        "{notice}"
+    );
+    assert_eq!(finding_lines(&r).len(), 4 + 8, "{r}");
+    let r = run_ci(
+        ws.path(),
+        &pr_vars(&gh.url, &ev, "none"),
+        &["--http-timeout", "3"],
+    );
+    assert_eq!(r.code, 1, "none changes no verdict: {r}");
+    assert!(finding_lines(&r).is_empty(), "{r}");
+}
+
+/// Which packs a run checked (its `::group::` lines).
+fn groups(r: &CiRun) -> Vec<String> {
+    r.stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("::group::"))
+        .map(|l| l.split(':').next().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn shards_partition_the_packs_stably_each_under_its_category() {
+    let ws = tempfile::tempdir().unwrap();
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log");
+    for i in 0..12 {
+        common::copy_tree(&good, &ws.path().join(format!("packs/p{i:02}")));
+    }
+    let run_all = |ws: &Path| -> Vec<Vec<String>> {
+        (1..=3)
+            .map(|i| {
+                let shard = format!("{i}/3");
+                let r = run_ci(ws, &[("INPUT_SHARD", &shard), ("INPUT_TEST", "false")], &[]);
+                assert_eq!(r.code, 0, "{r}");
+                let sarif =
+                    std::fs::read_to_string(ws.join(".hippo-packs/hippo-packs.sarif")).unwrap();
+                let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+                assert_eq!(
+                    log["runs"][0]["automationDetails"]["id"],
+                    format!("hippo-packs/shard-{i}-of-3/")
+                );
+                groups(&r)
+            })
+            .collect()
+    };
+    let before = run_all(ws.path());
+    let mut union: Vec<String> = before.concat();
+    union.sort();
+    let expected: Vec<String> = (0..12).map(|i| format!("packs/p{i:02}")).collect();
+    assert_eq!(union, expected, "every pack in exactly one shard");
+    assert!(
+        before.iter().filter(|s| !s.is_empty()).count() >= 2,
+        "{before:?}"
+    );
+    // Adding packs moves no existing pack.
+    for i in 12..20 {
+        common::copy_tree(&good, &ws.path().join(format!("packs/p{i:02}")));
+    }
+    let after = run_all(ws.path());
+    for (b, a) in before.iter().zip(&after) {
+        assert!(b.iter().all(|p| a.contains(p)), "{b:?} -> {a:?}");
+    }
+    let bad = run_ci(ws.path(), &[("INPUT_SHARD", "4/3")], &[]);
+    assert_eq!(
+        bad.code, 2,
+        "control: a shard past the count is a usage error"
+    );
+}

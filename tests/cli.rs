@@ -1,0 +1,70 @@
+//! CLI tests as data (trycmd): every `tests/cmd/*.trycmd` file is a terminal session — the
+//! commands a pack author types and the exact output — run against the real binary. A case
+//! with a `<name>.in/` folder runs there; one with a `<name>.out/` folder runs its commands in
+//! one sandbox (a copy), so commands that write (`init`) can be followed by `check` and `test`.
+//! `TRYCMD=overwrite cargo test --test cli` rewrites the expected output.
+
+/// docs/authoring.md is a session too: its `console` blocks run in one sandbox (a copy of the
+/// page beside an empty `.out/`), with `sed` for the edits an author makes by hand. With
+/// `TRYCMD=overwrite` the page is rewritten from the real output.
+#[test]
+fn the_authoring_walk_is_real() {
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md");
+    let t = tempfile::tempdir().unwrap();
+    let copy = t.path().join("authoring.md");
+    std::fs::copy(&doc, &copy).unwrap();
+    std::fs::create_dir_all(t.path().join("authoring.out")).unwrap();
+    std::fs::write(t.path().join("authoring.out/.keep"), "").unwrap();
+    std::fs::create_dir_all(t.path().join("authoring.in")).unwrap();
+    std::fs::write(t.path().join("authoring.in/.keep"), "").unwrap();
+    trycmd::TestCases::new()
+        .default_bin_name("hippo-packs")
+        .register_bin("sed", which("sed"))
+        .env("NO_COLOR", "1")
+        .case(&copy)
+        .run();
+    if std::env::var("TRYCMD").as_deref() == Ok("overwrite") {
+        std::fs::copy(&copy, &doc).unwrap();
+    }
+}
+
+fn which(name: &str) -> std::path::PathBuf {
+    ["/usr/bin", "/bin"]
+        .iter()
+        .map(|d| std::path::Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| name.into())
+}
+
+#[test]
+fn cli_sessions() {
+    trycmd::TestCases::new()
+        .default_bin_name("hippo-packs")
+        .env("NO_COLOR", "1")
+        .case("tests/cmd/*.trycmd");
+}
+
+/// Control: a session whose expected output is wrong fails.
+#[test]
+fn control_a_wrong_session_fails() {
+    if std::env::var_os("TRYCMD").is_some() {
+        println!(
+            "SKIPPED control_a_wrong_session_fails: TRYCMD is set (overwrite mode passes all)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("wrong.trycmd");
+    std::fs::write(
+        &case,
+        "```console\n$ hippo-packs rules no-such-rule\n? 0\nnothing like this\n```\n",
+    )
+    .unwrap();
+    let caught = std::panic::catch_unwind(|| {
+        trycmd::TestCases::new()
+            .default_bin_name("hippo-packs")
+            .case(&case)
+            .run();
+    });
+    assert!(caught.is_err(), "a wrong expected output must fail");
+}
