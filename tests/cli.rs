@@ -68,3 +68,41 @@ fn control_a_wrong_session_fails() {
     });
     assert!(caught.is_err(), "a wrong expected output must fail");
 }
+
+/// Colour in `--format full`: off when standard output is not a terminal, forced by
+/// `CLICOLOR_FORCE` or `--color always`; `NO_COLOR` wins over `CLICOLOR_FORCE` (the NO_COLOR
+/// convention), `--color` over both.
+#[test]
+fn colour_follows_the_environment_and_the_flag() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = |env: &[(&str, &str)], extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
+            .args(["check", "examples/packs/broken", "--format", "full"])
+            .args(extra)
+            .current_dir(root)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().contains("\u{1b}[")
+    };
+    assert!(!run(&[], &[]), "not a terminal: no colour");
+    assert!(
+        run(&[("CLICOLOR_FORCE", "1")], &[]),
+        "CLICOLOR_FORCE forces it"
+    );
+    assert!(
+        !run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &[]),
+        "NO_COLOR wins"
+    );
+    assert!(
+        run(&[("NO_COLOR", "1")], &["--color", "always"]),
+        "--color always"
+    );
+    assert!(
+        !run(&[("CLICOLOR_FORCE", "1")], &["--color", "never"]),
+        "--color never"
+    );
+}

@@ -58,7 +58,7 @@ pub fn no_cases(reports: &[PackReport], filtered: bool) {
     }
 }
 
-/// `hippo-packs: exit 1: 3 warnings (--deny-warnings)` (SPEC 2, revision 2 in docs/).
+/// `hippo-packs: exit 1: 3 warnings (--deny-warnings)` (docs/output-formats.md).
 pub fn deny_warnings(warnings: usize) {
     if warnings > 0 {
         eprintln!(

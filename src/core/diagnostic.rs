@@ -229,3 +229,31 @@ impl Diagnostic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static R: Rule = Rule::declared(
+        "file-count",
+        Severity::Error,
+        crate::core::Precision::High,
+        None,
+        &[],
+        module_path!(),
+        file!(),
+    );
+
+    #[test]
+    fn a_pack_wide_line_names_its_pack_only_in_a_run_over_several() {
+        let d = Diagnostic::pack(&R, "the pack holds 101 files, over the limit of 100");
+        assert_eq!(
+            d.text(""),
+            "the pack holds 101 files, over the limit of 100"
+        );
+        assert_eq!(
+            d.text("packs/a/"),
+            "packs/a: the pack holds 101 files, over the limit of 100"
+        );
+    }
+}

@@ -12,7 +12,7 @@ fn printable(c: char) -> bool {
 /// direction marks) shown as `U+XXXX`, so a pack can neither break a line nor hide text.
 pub fn line(s: &str) -> Cow<'_, str> {
     if s.chars().all(printable) {
-        return Cow::Borrowed(s);
+        return defuse(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -22,12 +22,64 @@ pub fn line(s: &str) -> Cow<'_, str> {
             out.push_str(&format!("U+{:04X}", c as u32));
         }
     }
-    Cow::Owned(out)
+    Cow::Owned(defuse(&out).into_owned())
+}
+
+/// A block of pack text for standard error or a CI log (`--print-prompts`): tab and line feed
+/// kept, every other control, invisible or ignorable character shown as `U+XXXX` (a carriage
+/// return too, so nothing can overwrite a line), and no line a runner would read as a workflow
+/// command (docs/security.md, "Output hygiene"): GitHub's runner trims leading white space before
+/// it looks for `::`, and reads the legacy `##[` anywhere in a line, so a line whose text starts
+/// with `::` after white space has its first `:` shown as `U+003A`, and every `##[` reads
+/// `U+0023#[`.
+pub fn block(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for (i, l) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut shown = String::with_capacity(l.len());
+        for c in l.chars() {
+            if c == '\t' || printable(c) {
+                shown.push(c);
+            } else {
+                shown.push_str(&format!("U+{:04X}", c as u32));
+            }
+        }
+        out.push_str(&defuse(&shown));
+    }
+    out
+}
+
+/// `::` at the start of a line (after white space) and `##[` anywhere made inert.
+fn defuse(line: &str) -> Cow<'_, str> {
+    let lead = line.len() - line.trim_start().len();
+    let command = line[lead..].starts_with("::");
+    if !command && !line.contains("##[") {
+        return Cow::Borrowed(line);
+    }
+    let mut l = line.to_string();
+    if command {
+        l.replace_range(lead..lead + 1, "U+003A");
+    }
+    Cow::Owned(l.replace("##[", "U+0023#["))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_keeps_tabs_and_lines_and_defuses_workflow_commands() {
+        let text =
+            "a\tb\n::error::x\n  ::add-mask::y\r\nsay ##[error]z\nfine :: here\n\u{202E}\u{00AD}";
+        assert_eq!(
+            block(text),
+            "a\tb\nU+003A:error::x\n  U+003A:add-mask::yU+000D\nsay U+0023#[error]z\nfine :: here\nU+202EU+00AD"
+        );
+        // Control: plain text passes unchanged.
+        assert_eq!(block("plain\ttext\n\nmore"), "plain\ttext\n\nmore");
+    }
 
     #[test]
     fn escapes_controls_and_invisibles() {

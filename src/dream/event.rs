@@ -74,3 +74,52 @@ impl Event {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_reads_as_a_reason() {
+        let rejected = Event::Reviewed {
+            call: 1,
+            proposal: 2,
+            note: "notes/Log.md".into(),
+            confirmed: false,
+            reviewer_note: Some("outside the final section".into()),
+        };
+        assert_eq!(
+            rejected.reason().unwrap(),
+            "call 1: the reviewer rejected proposal 2 for notes/Log.md: \"outside the final section\""
+        );
+        let invalid = Event::Invalid {
+            call: 1,
+            element: Some(1),
+            why: "5: session s has no turn 7".into(),
+        };
+        assert_eq!(
+            invalid.reason().unwrap(),
+            "call 1: element 1 refused by validation rule 5: session s has no turn 7"
+        );
+        let dropped = Event::Dropped {
+            note: "notes/x.md".into(),
+            why: "left out by note_paths".into(),
+        };
+        assert_eq!(
+            dropped.reason().unwrap(),
+            "note notes/x.md was not sent: left out by note_paths"
+        );
+        let confirmed = Event::Reviewed {
+            call: 1,
+            proposal: 1,
+            note: "notes/Log.md".into(),
+            confirmed: true,
+            reviewer_note: None,
+        };
+        assert_eq!(
+            confirmed.reason(),
+            None,
+            "control: a confirmation explains nothing"
+        );
+    }
+}

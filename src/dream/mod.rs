@@ -393,9 +393,14 @@ fn make_call(
     }
     for (n, p) in valid.into_iter().enumerate() {
         let note_text = notes.read(&p.note).unwrap_or_default();
+        // Each distinct cited turn once, in the order of first citation, however often the
+        // evidence repeats it (docs/testing-packs.md): the prompt grows with the turns cited,
+        // not with the length of the evidence list.
+        let mut seen = std::collections::HashSet::new();
         let cited: Vec<&Turn> = p
             .evidence
             .iter()
+            .filter(|e| seen.insert(*e))
             .filter_map(|(s, o)| {
                 call_sessions
                     .iter()

@@ -118,7 +118,9 @@ mod tests {
         assert!(!n.contains("ghs_secret"), "{n}");
         assert_eq!(n.lines().count(), 1, "{n}");
         assert!(n.starts_with("::notice title=hippo-packs (upload)::"));
-        assert_eq!(log.line("::warning::pwn"), " ::warning::pwn\n");
+        // The runner trims leading white space before it looks for `::`: a space is not enough.
+        assert_eq!(log.line("::warning::pwn"), "U+003A:warning::pwn\n");
+        assert_eq!(log.line("x ##[error]pwn"), "x U+0023#[error]pwn\n");
         assert_eq!(log.group("a\nb"), "::group::aU+000Ab\n");
         let plain = Log::new(false, None);
         assert_eq!(plain.group("p"), "== p ==\n");

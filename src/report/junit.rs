@@ -166,4 +166,29 @@ mod tests {
         // Control: a raw `<` would open a tag.
         assert!(!xml("</failure>").contains('<'));
     }
+
+    #[test]
+    fn two_packs_of_one_name_are_two_suites_named_by_folder() {
+        let pack = |dir: &str| PackReport {
+            dir: dir.into(),
+            prefix: format!("{dir}/"),
+            name: Some("decision-log".into()),
+            cases: vec![crate::outcome::CaseResult {
+                name: "cache-store".into(),
+                ..Default::default()
+            }],
+            ..PackReport::default()
+        };
+        let out = render(&[pack("packs/a"), pack("packs/b")]);
+        assert!(out.contains("<testsuite name=\"packs/a\""), "{out}");
+        assert!(out.contains("<testsuite name=\"packs/b\""), "{out}");
+        let one = PackReport {
+            prefix: String::new(),
+            ..pack("packs/a")
+        };
+        assert!(
+            render(&[one]).contains("<testsuite name=\"decision-log\""),
+            "control: one pack keeps its name"
+        );
+    }
 }

@@ -56,25 +56,10 @@ pub fn render(reports: &[PackReport]) -> String {
 }
 
 /// Pack text for a terminal or a log, line by line: tab and line feed kept, every other
-/// control or invisible character shown as `U+XXXX`, and a line that would start with `::` (a
-/// workflow command) given a leading space.
+/// control, invisible or ignorable character shown as `U+XXXX`, and no line GitHub's runner would
+/// read as a workflow command ([`escape::block`]; docs/security.md, "Output hygiene").
 pub fn block(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, l) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let l: String = l
-            .split('\t')
-            .map(|part| escape::line(part).into_owned())
-            .collect::<Vec<_>>()
-            .join("\t");
-        if l.starts_with("::") {
-            out.push(' ');
-        }
-        out.push_str(&l);
-    }
-    out
+    escape::block(text)
 }
 
 /// `--prompts-dir DIR`: one file per prompt, `DIR/<pack>/<case>/call-<n>-model.txt` and
@@ -137,7 +122,7 @@ mod tests {
         let out = render(&[report()]);
         assert_eq!(
             out,
-            "# packs/a/c: pass p, call 1, model\none\n ::error xU+202E\n# packs/a/c: pass p, call 1, reviewer for proposal 1\nreview\n"
+            "# packs/a/c: pass p, call 1, model\none\nU+003A:error xU+202E\n# packs/a/c: pass p, call 1, reviewer for proposal 1\nreview\n"
         );
         assert!(!out.contains('\u{202E}'), "control: nothing invisible");
     }
