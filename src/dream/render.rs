@@ -187,6 +187,43 @@ pub fn review_prompt(
     )
 }
 
+/// The reviewer's prompt for one proposal. Each distinct cited turn once, in the order of first
+/// citation, however often the evidence repeats it (docs/testing-packs.md): the prompt grows
+/// with the turns cited, not with the length of the evidence list.
+pub fn proposal_review(
+    persona: &str,
+    call_sessions: &[&Session],
+    p: &super::validate::Proposal,
+    note_text: &str,
+) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let cited: Vec<&Turn> = p
+        .evidence
+        .iter()
+        .filter(|e| seen.insert(*e))
+        .filter_map(|(s, o)| {
+            call_sessions
+                .iter()
+                .find(|x| x.id == *s)
+                .and_then(|x| x.turns.iter().find(|t| t.ordinal == *o))
+        })
+        .collect();
+    let evidence = serde_json::Value::Array(
+        p.evidence
+            .iter()
+            .map(|(s, o)| serde_json::json!({"session": s, "ordinal": o}))
+            .collect(),
+    )
+    .to_string();
+    review_prompt(
+        persona,
+        &(p.note.clone(), note_text.to_string()),
+        &p.change,
+        &evidence,
+        &cited,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
