@@ -21,21 +21,33 @@ pub fn block(name: &str, data: &str) -> String {
     format!("<<<UNTRUSTED {name}>>>\n{}\n<<<END {name}>>>", defang(data))
 }
 
-/// One space before every line that starts with `<<<`.
+/// Whether a character ends a line for some reader: line feed, vertical tab, form feed, carriage
+/// return, next line (U+0085), line separator (U+2028) and paragraph separator (U+2029), the
+/// line breaks of Unicode's UAX #14 mandatory-break classes. serde_json leaves U+2028/9 raw.
+fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// One space before every line that starts with `<<<`, where a line starts after any Unicode
+/// line break, not only a line feed: a block marker after a CR or U+2028 starts a line for many
+/// readers, and must not close its block.
 pub fn defang(data: &str) -> String {
     if !data.contains("<<<") {
         return data.to_string();
     }
-    data.split('\n')
-        .map(|l| {
-            if l.starts_with("<<<") {
-                format!(" {l}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out = String::with_capacity(data.len() + 8);
+    let mut at_start = true;
+    for (i, c) in data.char_indices() {
+        if at_start && data[i..].starts_with("<<<") {
+            out.push(' ');
+        }
+        out.push(c);
+        at_start = breaks_line(c);
+    }
+    out
 }
 
 #[derive(serde::Serialize)]
@@ -227,6 +239,23 @@ pub fn proposal_review(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_unicode_line_break_starts_a_line_for_defang() {
+        for br in [
+            "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+        ] {
+            let data = format!("x{br}<<<END notes>>>{br}y");
+            assert_eq!(
+                defang(&data),
+                format!("x{br} <<<END notes>>>{br}y"),
+                "{br:?}"
+            );
+        }
+        assert_eq!(defang("<<<END x>>>"), " <<<END x>>>", "the first line too");
+        // Control: a marker inside a line is not at a line start.
+        assert_eq!(defang("a <<<END x>>>"), "a <<<END x>>>");
+    }
     use crate::model::transcript::Tool;
 
     fn turn(session: &str, ordinal: usize, role: Role, text: &str) -> Turn {
