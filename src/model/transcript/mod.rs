@@ -10,7 +10,7 @@ mod record;
 mod turn;
 
 use crate::core::Span;
-use record::{Line, Payload, Record, Scalar};
+use record::{Line, Payload, Record, Scalar, article};
 pub use turn::Role;
 use turn::TurnText;
 
@@ -327,12 +327,3 @@ pub fn number_turns<'a>(transcripts: impl IntoIterator<Item = &'a Transcript>) -
 
 #[cfg(test)]
 mod tests;
-
-/// `a` or `an` before a record's type (`an assistant record`, `a user record`).
-pub(crate) fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o']) {
-        "an"
-    } else {
-        "a"
-    }
-}

@@ -364,3 +364,12 @@ impl<'de> de::Deserialize<'de> for MaybePayload<'de> {
         d.deserialize_any(Any(P))
     }
 }
+
+/// `a` or `an` before a record's type (`an assistant record`, `a user record`).
+pub(crate) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    }
+}

@@ -1,7 +1,7 @@
 //! Turns from records: what the model reads of a Claude Code `user`/`assistant` record or a
 //! Codex `response_item`, or why the record has the wrong shape.
 
-use super::record::{Block, Content, Payload, Scalar, json_type};
+use super::record::{Block, Content, Payload, Scalar, article, json_type};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -40,7 +40,7 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
         None => {
             return Err(format!(
                 "{} {kind} record has no message.content",
-                super::article(kind)
+                article(kind)
             ));
         }
         Some(Content::Text(s)) => {
