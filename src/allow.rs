@@ -12,7 +12,7 @@ use globset::{Glob, GlobMatcher};
 
 use crate::core::{Diagnostic, LineIndex, Severity, Span, suggest};
 use crate::outcome::{Allowed, PackReport};
-use crate::rules::{self, allowance::UNUSED_ALLOWANCE};
+use crate::rules::{self, configuration::UNUSED_ALLOWANCE};
 
 /// The file `ci` reads at the workspace root.
 pub const CI_FILE: &str = ".hippo-packs.toml";

@@ -43,3 +43,55 @@ fn control_a_stale_file_is_caught() {
     assert!(!stale_lines(generated.trim_end(), &generated).is_empty());
     assert!(stale_lines(&generated, &generated).is_empty());
 }
+
+/// What is missing of a rule's hops (`hippo-packs rules <id>`: code, docs anchor, fixture
+/// folder) in the repository at `root`. The anchor is looked up in the generated text, which
+/// `rules_md_is_current` holds equal to the file (so `UPDATE_DOCS=1` cannot race this test).
+fn missing_hops(root: &std::path::Path, hops: &[(&str, String)]) -> Vec<String> {
+    let generated = markdown();
+    let mut missing = Vec::new();
+    for (label, path) in hops {
+        let found = match *label {
+            "code" => root.join(path).is_file(),
+            "docs" => path.split_once('#').is_some_and(|(file, anchor)| {
+                root.join(file).is_file() && generated.contains(&format!("\n## {anchor}\n"))
+            }),
+            "fixtures" => root.join(path).is_dir(),
+            _ => false,
+        };
+        if !found {
+            missing.push(format!("{label}: {path}"));
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_rule_leads_to_its_code_docs_and_fixtures() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for r in hippo_packs::rules::catalogue() {
+        let hops = hippo_packs::report::rules::hops(r);
+        assert_eq!(
+            hops.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            ["code", "docs", "fixtures"]
+        );
+        assert_eq!(missing_hops(root, &hops), Vec::<String>::new(), "{}", r.id);
+        // `hippo-packs rules <id>` prints each of them on its own line.
+        let text = hippo_packs::report::rules::render(Some(r.id)).unwrap();
+        for (label, path) in &hops {
+            assert!(text.contains(&format!("\n{label}: {path}\n")), "{}", r.id);
+        }
+        assert!(hops[0].1.starts_with("src/rules/"), "{}", hops[0].1);
+    }
+}
+
+#[test]
+fn control_a_rule_without_code_docs_or_fixtures_is_caught() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = hippo_packs::rules::catalogue()[0];
+    let broken: Vec<(&str, String)> = hippo_packs::report::rules::hops(r)
+        .into_iter()
+        .map(|(l, p)| (l, p.replace(r.id, "no-such-rule").replace(".rs", ".rx")))
+        .collect();
+    assert_eq!(missing_hops(root, &broken).len(), 3, "{broken:?}");
+}

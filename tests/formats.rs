@@ -33,13 +33,13 @@ fn tested(tmp: &std::path::Path) -> PackReport {
     };
     let mut failures = vec![
         Diagnostic::key(
-            &hippo_packs::rules::expectation::TEST_EXPECTATION,
+            &hippo_packs::rules::test::TEST_EXPECTATION,
             case_toml,
             at("applied = 1"),
             "applied: expected 0, got 1",
         ),
         Diagnostic::key(
-            &hippo_packs::rules::expectation::TEST_EXPECTATION,
+            &hippo_packs::rules::test::TEST_EXPECTATION,
             case_toml,
             at("contains = [\"SQLite file\"]"),
             "note notes/Decision log.md: \"postgres\" <not> found\u{7}",
@@ -394,7 +394,9 @@ fn rules_command_lists_explains_and_rejects() {
     let (code, out, _) = run(tmp.path(), &["rules", "invisible-character"]);
     assert_eq!(code, 0);
     let r = rules::find("invisible-character").unwrap();
-    assert!(out.contains(r.description) && out.contains(r.help) && out.contains("severity: error"));
+    assert!(
+        out.contains(r.description()) && out.contains(r.help()) && out.contains("severity: error")
+    );
     let (code, out, err) = run(tmp.path(), &["rules", "no-such-rule"]);
     assert_eq!(code, 2);
     assert_eq!(out, "");

@@ -223,7 +223,7 @@ fn the_driver_carries_the_whole_catalogue() {
             None => assert!(!r.id.contains('-'), "{} has a name", r.id),
         }
         let tags = d["properties"]["tags"].as_array().unwrap();
-        assert!(tags.len() <= 20 && tags[0] == r.family);
+        assert!(tags.len() <= 20 && tags[0] == r.family());
         match r.security_severity {
             Some(s) => {
                 assert!(tags.iter().any(|t| t == "security"), "{}", r.id);
@@ -311,7 +311,7 @@ fn a_failed_expectation_points_at_its_line_in_case_toml() {
     let text = std::str::from_utf8(bytes).unwrap();
     let at = text.find("applied = 1").unwrap();
     let mut failures = vec![Diagnostic::key(
-        &hippo_packs::rules::expectation::TEST_EXPECTATION,
+        &hippo_packs::rules::test::TEST_EXPECTATION,
         case_toml,
         Span::new(at, at + "applied = 1".len()),
         "applied: expected 0, got 1",

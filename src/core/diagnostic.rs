@@ -234,16 +234,15 @@ impl Diagnostic {
 mod tests {
     use super::*;
 
-    static R: Rule = Rule {
-        id: "file-count",
-        family: "sizes",
-        severity: Severity::Error,
-        summary: "",
-        description: "",
-        help: "",
-        security_severity: None,
-        precision: "high",
-    };
+    static R: Rule = Rule::declared(
+        "file-count",
+        Severity::Error,
+        crate::core::Precision::High,
+        None,
+        &[],
+        module_path!(),
+        file!(),
+    );
 
     #[test]
     fn a_pack_wide_line_names_its_pack_only_in_a_run_over_several() {

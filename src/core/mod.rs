@@ -15,5 +15,5 @@ mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Severity, Span, Style};
 pub use line_index::LineIndex;
-pub use rule::Rule;
+pub use rule::{Precision, Rule};
 pub use unicode::{is_default_ignorable, is_hidden, is_ignorable, is_invisible};

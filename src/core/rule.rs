@@ -1,30 +1,194 @@
-//! A rule: a stable id, its default severity and its documentation. Every [`super::Diagnostic`]
-//! names one; the catalogue of all rules is assembled by the rules layer.
+//! A rule: a stable id, its default severity, its precision and its documentation. Every
+//! [`super::Diagnostic`] names one.
+//!
+//! A rule is declared once, with the rules layer's `declare_rules!` (`src/rules/declare.rs`),
+//! in the module of its family (`src/rules/<family>.rs`): its doc comment is its documentation (the summary,
+//! what it checks and why, how to fix), its family is the module it is declared in, and the
+//! macro lists the module's rules in its `RULES`. `hippo-packs rules`, docs/rules.md and the
+//! SARIF rule table all read these values; nothing else holds a rule's text.
 
 use super::Severity;
+use std::sync::OnceLock;
 
-/// One rule: a stable kebab-case id, its default severity and its documentation.
+/// How often a finding of the rule is a real problem (SARIF's `precision` property).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    VeryHigh,
+    High,
+    Medium,
+    Low,
+}
+
+impl Precision {
+    /// The SARIF spelling: `very-high`, `high`, `medium`, `low`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Precision::VeryHigh => "very-high",
+            Precision::High => "high",
+            Precision::Medium => "medium",
+            Precision::Low => "low",
+        }
+    }
+}
+
+/// The paragraph of a rule's doc comment that says how to fix a finding starts with this.
+pub const HOW_TO_FIX: &str = "How to fix:";
+
+/// One rule. Built by `declare_rules!` (`src/rules/declare.rs`) only.
 #[derive(Debug)]
 pub struct Rule {
     /// Stable kebab-case id (`invisible-character`).
     pub id: &'static str,
-    /// The family, used as a SARIF tag and to group the reference (`layout`, `text`, ...).
-    pub family: &'static str,
     pub severity: Severity,
-    /// One line: what the rule reports.
-    pub summary: &'static str,
-    /// What it checks and why it matters.
-    pub description: &'static str,
-    /// How to fix a finding.
-    pub help: &'static str,
+    pub precision: Precision,
     /// SARIF `security-severity` for security rules ("0.1" to "10.0").
     pub security_severity: Option<&'static str>,
-    /// SARIF precision: `very-high`, `high`, `medium` or `low`.
-    pub precision: &'static str,
+    /// The lines of the rule's doc comment, as the compiler hands them over.
+    docs: &'static [&'static str],
+    /// `module_path!()` where the rule is declared (`hippo_packs::rules::layout`).
+    module: &'static str,
+    /// `file!()` where the rule is declared (`src/rules/layout.rs`).
+    file: &'static str,
+    texts: OnceLock<Texts>,
+}
+
+/// The three texts of a rule, read from its doc comment once.
+#[derive(Debug, Default, PartialEq)]
+struct Texts {
+    summary: String,
+    description: String,
+    help: String,
+}
+
+impl Rule {
+    /// Used by `declare_rules!` (`src/rules/declare.rs`); not meant to be called by hand.
+    #[doc(hidden)]
+    pub const fn declared(
+        id: &'static str,
+        severity: Severity,
+        precision: Precision,
+        security_severity: Option<&'static str>,
+        docs: &'static [&'static str],
+        module: &'static str,
+        file: &'static str,
+    ) -> Rule {
+        Rule {
+            id,
+            severity,
+            precision,
+            security_severity,
+            docs,
+            module,
+            file,
+            texts: OnceLock::new(),
+        }
+    }
+
+    /// The family: the last segment of the module the rule is declared in (`layout`, `text`).
+    /// It is the SARIF tag and groups the reference.
+    pub fn family(&self) -> &'static str {
+        self.module.rsplit("::").next().unwrap_or(self.module)
+    }
+
+    /// The source file that declares the rule and holds its logic (`src/rules/layout.rs`),
+    /// relative to the repository (a build from elsewhere may see an absolute `file!()`).
+    pub fn source_file(&self) -> &'static str {
+        self.file
+            .rfind("src/")
+            .map_or(self.file, |start| &self.file[start..])
+    }
+
+    /// One line: what the rule reports (the doc comment's first paragraph).
+    pub fn summary(&self) -> &str {
+        &self.texts().summary
+    }
+
+    /// What it checks and why it matters (the paragraphs between the summary and the fix).
+    pub fn description(&self) -> &str {
+        &self.texts().description
+    }
+
+    /// How to fix a finding (the paragraph that starts with [`HOW_TO_FIX`]).
+    pub fn help(&self) -> &str {
+        &self.texts().help
+    }
+
+    fn texts(&self) -> &Texts {
+        self.texts.get_or_init(|| texts(self.docs))
+    }
 }
 
 impl PartialEq for Rule {
     fn eq(&self, other: &Self) -> bool {
         self.id == other.id
+    }
+}
+
+/// Reads a doc comment: paragraphs are separated by blank lines, the lines of a paragraph are
+/// joined with one space. The first paragraph is the summary, a paragraph starting with
+/// [`HOW_TO_FIX`] the help, every other one the description (joined by a blank line).
+fn texts(docs: &[&str]) -> Texts {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in docs.iter().flat_map(|d| d.split('\n')) {
+        let line = line.trim();
+        match paragraphs.last_mut() {
+            _ if line.is_empty() => open = false,
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => {
+                paragraphs.push(line.to_string());
+                open = true;
+            }
+        }
+    }
+    let mut out = Texts::default();
+    let mut rest = paragraphs.into_iter();
+    out.summary = rest.next().unwrap_or_default();
+    let mut description = Vec::new();
+    for p in rest {
+        match p.strip_prefix(HOW_TO_FIX) {
+            Some(help) => out.help = help.trim_start().to_string(),
+            None => description.push(p),
+        }
+    }
+    out.description = description.join("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_doc_comment_gives_summary_description_and_help() {
+        let t = texts(&[
+            " A summary",
+            " on two lines",
+            "",
+            " What it checks,",
+            " and why.",
+            "",
+            " Another paragraph.",
+            "",
+            " How to fix: Do",
+            " this.",
+        ]);
+        assert_eq!(t.summary, "A summary on two lines");
+        assert_eq!(
+            t.description,
+            "What it checks, and why.\n\nAnother paragraph."
+        );
+        assert_eq!(t.help, "Do this.");
+    }
+
+    #[test]
+    fn control_a_doc_without_a_fix_has_no_help() {
+        let t = texts(&[" Summary", "", " Only a description."]);
+        assert_eq!(t.help, "");
+        assert_eq!(t.description, "Only a description.");
+        assert_eq!(texts(&[]), Texts::default());
     }
 }

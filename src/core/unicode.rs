@@ -48,8 +48,8 @@ pub fn is_default_ignorable(c: char) -> bool {
     table.get(i).is_some_and(|&(start, _)| start <= u)
 }
 
-/// The characters beyond the page's list that hide text all the same (SPEC 3.2 revision 2 in
-/// docs/rules.md, `ignorable-character`): Default_Ignorable_Code_Point minus the page's set,
+/// The characters beyond the page's list that hide text all the same (docs/checks.md, "Paths and
+/// text"; docs/rules.md, `ignorable-character`): Default_Ignorable_Code_Point minus the page's set,
 /// plus U+FFF9–U+FFFB. hippo accepts them, so they are a warning, not an error.
 pub fn is_ignorable(c: char) -> bool {
     !is_invisible(c) && (ANNOTATION.contains(&(c as u32)) || is_default_ignorable(c))

@@ -178,8 +178,8 @@ fn finding<'a>(
     for why in reasons {
         group = group.element(Level::NOTE.message(format!("because {}", escape::line(why))));
     }
-    if !d.rule.help.is_empty() {
-        group = group.element(Level::HELP.message(d.rule.help));
+    if !d.rule.help().is_empty() {
+        group = group.element(Level::HELP.message(d.rule.help()));
     }
     vec![group]
 }

@@ -33,7 +33,7 @@ fn catalogue() -> String {
                 "{:width$}  {:7}  {}\n",
                 r.id,
                 r.severity.as_str(),
-                r.summary
+                r.summary()
             )
         })
         .collect()
@@ -44,21 +44,35 @@ pub fn explain(r: &Rule) -> String {
     let mut out = format!(
         "{}: {}\n\nseverity: {}\nfamily: {}\nprecision: {}\n",
         r.id,
-        r.summary,
+        r.summary(),
         r.severity.as_str(),
-        r.family,
-        r.precision
+        r.family(),
+        r.precision.as_str()
     );
     if let Some(s) = r.security_severity {
         out.push_str(&format!("security severity: {s}\n"));
     }
     out.push_str(&format!(
-        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\nReference: {}\n",
-        r.description,
-        r.help,
+        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\nReference: {}\n\n",
+        r.description(),
+        r.help(),
         help_uri(r)
     ));
+    for (label, path) in hops(r) {
+        out.push_str(&format!("{label}: {path}\n"));
+    }
     out
+}
+
+/// Where a newcomer goes from a rule id, each path relative to the repository: the source file
+/// that declares the rule and reports it, its section of docs/rules.md, its fixture folder
+/// (docs/architecture.md, "From a rule id to its code").
+pub fn hops(r: &Rule) -> [(&'static str, String); 3] {
+    [
+        ("code", r.source_file().to_string()),
+        ("docs", format!("docs/rules.md#{}", r.id)),
+        ("fixtures", format!("tests/fixtures/{}/", r.id)),
+    ]
 }
 
 /// docs/rules.md, generated from the catalogue.
@@ -71,6 +85,11 @@ pub fn markdown() -> String {
          Every finding of `hippo-packs check` and `hippo-packs test` carries one of these rule ids,\n\
          in the text output's order. `hippo-packs rules` prints this list and\n\
          `hippo-packs rules <RULE>` explains one rule; SARIF carries the same texts.\n\n\
+         Each rule is declared once, in `src/rules/<family>.rs`, by `declare_rules!`: its doc\n\
+         comment is the text below, its family the module's name. From a rule id, one hop leads\n\
+         to its code, its section here (`docs/rules.md#<id>`) and its fixture folder\n\
+         (`tests/fixtures/<id>/`): `hippo-packs rules <id>` prints all three, and each section\n\
+         below links them.\n\n\
          | Rule | Severity | Family | Summary |\n\
          | --- | --- | --- | --- |\n",
     );
@@ -78,8 +97,8 @@ pub fn markdown() -> String {
         out.push_str(&format!(
             "| [`{id}`](#{id}) | {} | {} | {} |\n",
             r.severity.as_str(),
-            r.family,
-            markdown_text(r.summary),
+            r.family(),
+            markdown_text(r.summary()),
             id = r.id
         ));
     }
@@ -88,17 +107,20 @@ pub fn markdown() -> String {
         out.push_str(&format!(
             "Severity: **{}**. Family: {}. Precision: {}.",
             r.severity.as_str(),
-            r.family,
-            r.precision
+            r.family(),
+            r.precision.as_str()
         ));
         if let Some(s) = r.security_severity {
             out.push_str(&format!(" Security severity: {s}."));
         }
         out.push_str(&format!(
-            "\n\n{}\n\n**What it checks.** {}\n\n**How to fix.** {}\n",
-            markdown_text(r.summary),
-            markdown_text(r.description),
-            markdown_text(r.help)
+            "\n\n{}\n\n**What it checks.** {}\n\n**How to fix.** {}\n\n\
+             Code: [`{code}`](../{code}). Fixtures: [`tests/fixtures/{id}/`](../tests/fixtures/{id}/).\n",
+            markdown_text(r.summary()),
+            markdown_text(r.description()),
+            markdown_text(r.help()),
+            code = r.source_file(),
+            id = r.id,
         ));
     }
     out
@@ -128,8 +150,8 @@ mod tests {
     fn one_rule_is_explained_and_an_unknown_one_is_an_error() {
         let r = rules::catalogue()[0];
         let text = render(Some(r.id)).unwrap();
-        assert!(text.starts_with(&format!("{}: {}", r.id, r.summary)));
-        assert!(text.contains(r.description) && text.contains(r.help));
+        assert!(text.starts_with(&format!("{}: {}", r.id, r.summary())));
+        assert!(text.contains(r.description()) && text.contains(r.help()));
         let err = render(Some("no-such-rule\u{1b}")).unwrap_err();
         assert_eq!(
             err,

@@ -194,7 +194,7 @@ fn level(s: Severity) -> &'static str {
 
 fn descriptor(r: &'static Rule) -> Descriptor {
     let help_uri = help_uri(r);
-    let mut tags = vec![r.family];
+    let mut tags = vec![r.family()];
     if r.security_severity.is_some() {
         tags.push("security");
     }
@@ -203,17 +203,17 @@ fn descriptor(r: &'static Rule) -> Descriptor {
         id: r.id,
         name: display_name(r.id),
         short_description: Text {
-            text: limit(r.summary, MAX_DESCRIPTION),
+            text: limit(r.summary(), MAX_DESCRIPTION),
         },
         full_description: Text {
-            text: limit(r.description, MAX_DESCRIPTION),
+            text: limit(r.description(), MAX_DESCRIPTION),
         },
         help: Help {
-            text: format!("{}\n\nHow to fix: {}", r.description, r.help),
+            text: format!("{}\n\nHow to fix: {}", r.description(), r.help()),
             markdown: format!(
                 "{}\n\n**How to fix.** {}\n\n[The rule in the reference]({})",
-                markdown_text(r.description),
-                markdown_text(r.help),
+                markdown_text(r.description()),
+                markdown_text(r.help()),
                 help_uri
             ),
         },
@@ -223,7 +223,7 @@ fn descriptor(r: &'static Rule) -> Descriptor {
         },
         properties: RuleProperties {
             tags,
-            precision: r.precision,
+            precision: r.precision.as_str(),
             security_severity: r.security_severity,
         },
     }

@@ -4,76 +4,62 @@
 //! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
 //! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span};
+use super::declare::declare_rules;
+use crate::core::{Diagnostic, Span};
 use crate::model::case::*;
 use crate::model::pass::PassDef;
 use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
 use crate::model::transcript::Tool;
 use crate::pack::Pack;
 
-pub static CASE_SYNTAX: Rule = Rule {
-    id: "case-syntax",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml that is not valid TOML",
-    description: "Each tests/<case>/case.toml must parse as TOML; the finding gives the parser's message at the place it stopped.",
-    help: "Fix the TOML at the line and column given.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A case.toml that is not valid TOML
+    ///
+    /// Each tests/<case>/case.toml must parse as TOML; the finding gives the parser's message at
+    /// the place it stopped.
+    ///
+    /// How to fix: Fix the TOML at the line and column given.
+    pub static CASE_SYNTAX = "case-syntax", Error, VeryHigh;
 
-pub static CASE_UNKNOWN_KEY: Rule = Rule {
-    id: "case-unknown-key",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml key the table of hippo's page \"Writing a pack\" does not define",
-    description: "case.toml has protocol, pass and about; [[session]] id, tool, notes and handoff; [model] reply and verdict; [expect] calls, proposals, validation_failures, confirmed, rejected, applied, prompt_contains, prompt_excludes and [[expect.note]] path, contains and excludes. An unknown key in any table is an error, named with its table (model.temperature), because the test would silently ignore it.",
-    help: "Delete the key, or correct its spelling.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A case.toml key the table of hippo's page "Writing a pack" does not define
+    ///
+    /// case.toml has protocol, pass and about; [[session]] id, tool, notes and handoff; [model]
+    /// reply and verdict; [expect] calls, proposals, validation_failures, confirmed, rejected,
+    /// applied, prompt_contains, prompt_excludes and [[expect.note]] path, contains and excludes.
+    /// An unknown key in any table is an error, named with its table (model.temperature), because
+    /// the test would silently ignore it.
+    ///
+    /// How to fix: Delete the key, or correct its spelling.
+    pub static CASE_UNKNOWN_KEY = "case-unknown-key", Error, VeryHigh;
 
-pub static CASE_MISSING_KEY: Rule = Rule {
-    id: "case-missing-key",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml without a key it needs",
-    description: "A case needs protocol, pass and at least one [[session]]; each [[session]] needs an id and each [[expect.note]] a path.",
-    help: "Add the key; the example case on hippo's page \"Writing a pack\" shows every one.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A case.toml without a key it needs
+    ///
+    /// A case needs protocol, pass and at least one [[session]]; each [[session]] needs an id and
+    /// each [[expect.note]] a path.
+    ///
+    /// How to fix: Add the key; the example case on hippo's page "Writing a pack" shows every one.
+    pub static CASE_MISSING_KEY = "case-missing-key", Error, VeryHigh;
 
-pub static CASE_VALUE: Rule = Rule {
-    id: "case-value",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A case.toml value that breaks its rule",
-    description: "protocol is HIPPO_V1; pass names a pass of this pack (passes/<pass>.toml); about, handoff and reply are strings; a session id is a non-empty line, declared once; tool is claude-code or codex; verdict is confirm or reject; the expect counts are non-negative integers; prompt_contains, prompt_excludes, contains and excludes are lists of strings.",
-    help: "Change the value as the message says.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A case.toml value that breaks its rule
+    ///
+    /// protocol is HIPPO_V1; pass names a pass of this pack (passes/<pass>.toml); about, handoff
+    /// and reply are strings; a session id is a non-empty line, declared once; tool is claude-code
+    /// or codex; verdict is confirm or reject; the expect counts are non-negative integers;
+    /// prompt_contains, prompt_excludes, contains and excludes are lists of strings.
+    ///
+    /// How to fix: Change the value as the message says.
+    pub static CASE_VALUE = "case-value", Error, VeryHigh;
 
-pub static CASE_NOTE: Rule = Rule {
-    id: "case-note",
-    family: "case",
-    severity: Severity::Error,
-    summary: "A note a case names that is not one of its notes",
-    description: "Every note a [[session]] or an [[expect.note]] names is a notes/... path, with no .. component, of a Markdown file that exists in tests/<case>/notes/. Otherwise the session would declare a note the test never writes, or the expectation would look at nothing.",
-    help: "Write the path as notes/<path>.md and add the note under tests/<case>/notes/, or fix the name.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &CASE_SYNTAX,
-    &CASE_UNKNOWN_KEY,
-    &CASE_MISSING_KEY,
-    &CASE_VALUE,
-    &CASE_NOTE,
-];
+    /// A note a case names that is not one of its notes
+    ///
+    /// Every note a [[session]] or an [[expect.note]] names is a notes/... path, with no ..
+    /// component, of a Markdown file that exists in tests/<case>/notes/. Otherwise the session
+    /// would declare a note the test never writes, or the expectation would look at nothing.
+    ///
+    /// How to fix: Write the path as notes/<path>.md and add the note under tests/<case>/notes/, or
+    /// fix the name.
+    pub static CASE_NOTE = "case-note", Error, VeryHigh;
+}
 
 const TOP_KEYS: &[&str] = &["protocol", "pass", "about", "session", "model", "expect"];
 const SESSION_KEYS: &[&str] = &["id", "tool", "notes", "handoff"];

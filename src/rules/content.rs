@@ -6,61 +6,56 @@
 //! one byte loop finds the encoded runs. Nothing is allocated per byte; a finding allocates its
 //! message only when its text is new for the file.
 
+use super::declare::declare_rules;
 use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span};
+use crate::core::{Diagnostic, Span};
 use crate::pack::Pack;
 use std::sync::LazyLock;
 
-pub static INJECTION_PHRASE: Rule = Rule {
-    id: "injection-phrase",
-    family: "content",
-    severity: Severity::Warning,
-    summary: "Text shaped like a prompt injection",
-    description: "Phrases such as \"ignore all previous instructions\", \"never reject\", \"always confirm\", \"you are now\", their close variants (ignore prior/above instructions, disregard all previous instructions, forget your instructions, always approve, never refuse, do not tell the user, reveal your system prompt) and chat-template markers such as <|im_start|> are how an attacker steers a model or a reviewer. Matched case-insensitively, with any white space between the words; the warning quotes the text as written, once per file and distinct text, at its first occurrence. A warning is for whoever decides whether to trust the pack.",
-    help: "Reword the text, even when you are quoting it as a thing to reject: describe the kind of instruction instead of writing it.",
-    security_severity: Some("7.0"),
-    precision: "medium",
-};
+declare_rules! {
+    /// Text shaped like a prompt injection
+    ///
+    /// Phrases such as "ignore all previous instructions", "never reject", "always confirm", "you
+    /// are now", their close variants (ignore prior/above instructions, disregard all previous
+    /// instructions, forget your instructions, always approve, never refuse, do not tell the user,
+    /// reveal your system prompt) and chat-template markers such as <|im_start|> are how an
+    /// attacker steers a model or a reviewer. Matched case-insensitively, with any white space
+    /// between the words; the warning quotes the text as written, once per file and distinct text,
+    /// at its first occurrence. A warning is for whoever decides whether to trust the pack.
+    ///
+    /// How to fix: Reword the text, even when you are quoting it as a thing to reject: describe the
+    /// kind of instruction instead of writing it.
+    pub static INJECTION_PHRASE = "injection-phrase", Warning, Medium, security_severity = "7.0";
 
-pub static URL_OUTSIDE_README: Rule = Rule {
-    id: "url-outside-readme",
-    family: "content",
-    severity: Severity::Warning,
-    summary: "A URL in a file other than the README or licence",
-    description: "http:// or https:// in any file but README.md and LICENSE*. Prompts and personas should hold no links: a link in a prompt invites the model to fetch or cite something outside the evidence, and a link in a persona or pass file has no use. Reported once per file, at the first URL.",
-    help: "Remove the link; put references for people in README.md.",
-    security_severity: Some("3.0"),
-    precision: "high",
-};
+    /// A URL in a file other than the README or licence
+    ///
+    /// http:// or https:// in any file but README.md and LICENSE*. Prompts and personas should hold
+    /// no links: a link in a prompt invites the model to fetch or cite something outside the
+    /// evidence, and a link in a persona or pass file has no use. Reported once per file, at the
+    /// first URL.
+    ///
+    /// How to fix: Remove the link; put references for people in README.md.
+    pub static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
 
-pub static SHELL_TEXT: Rule = Rule {
-    id: "shell-text",
-    family: "content",
-    severity: Severity::Warning,
-    summary: "Text shaped like a shell command",
-    description: "curl , wget , a pipe into sh or bash (| sh, |bash), rm -rf (or rm -fr), chmod +x, sudo  and base64 -d (or --decode). A pack's text goes to a model that may have tools; a command in it is an invitation to run it. Matched case-insensitively; the warning quotes the text as written, once per file and distinct text, at its first occurrence.",
-    help: "Describe the command in words instead of writing it.",
-    security_severity: Some("6.0"),
-    precision: "medium",
-};
+    /// Text shaped like a shell command
+    ///
+    /// curl , wget , a pipe into sh or bash (| sh, |bash), rm -rf (or rm -fr), chmod +x, sudo  and
+    /// base64 -d (or --decode). A pack's text goes to a model that may have tools; a command in it
+    /// is an invitation to run it. Matched case-insensitively; the warning quotes the text as
+    /// written, once per file and distinct text, at its first occurrence.
+    ///
+    /// How to fix: Describe the command in words instead of writing it.
+    pub static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
 
-pub static ENCODED_RUN: Rule = Rule {
-    id: "encoded-run",
-    family: "content",
-    severity: Severity::Warning,
-    summary: "A long run of encoded-looking characters",
-    description: "120 or more letters, digits, +, / or = in a row look like base64 or another encoding, which can hide an instruction or a payload from a person reading the pack while a model decodes it. Reported once per file, at the first run, with its length.",
-    help: "Remove the run, or write what it encodes in plain words.",
-    security_severity: Some("5.0"),
-    precision: "medium",
-};
-
-pub static RULES: &[&Rule] = &[
-    &INJECTION_PHRASE,
-    &URL_OUTSIDE_README,
-    &SHELL_TEXT,
-    &ENCODED_RUN,
-];
+    /// A long run of encoded-looking characters
+    ///
+    /// 120 or more letters, digits, +, / or = in a row look like base64 or another encoding, which
+    /// can hide an instruction or a payload from a person reading the pack while a model decodes
+    /// it. Reported once per file, at the first run, with its length.
+    ///
+    /// How to fix: Remove the run, or write what it encodes in plain words.
+    pub static ENCODED_RUN = "encoded-run", Warning, Medium, security_severity = "5.0";
+}
 
 /// The shortest run of `[A-Za-z0-9+/=]` reported.
 pub const ENCODED_MIN: usize = 120;

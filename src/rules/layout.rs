@@ -1,84 +1,63 @@
 //! Layout: only the paths of hippo's page "Writing a pack" are allowed; the required files exist; links and special files
 //! are errors.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use super::declare::declare_rules;
+use crate::core::Diagnostic;
 use crate::pack::{EntryKind, Kind, MAX_ENTRIES, Pack, WalkProblem};
 
-pub static UNEXPECTED_FILE: Rule = Rule {
-    id: "unexpected-file",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "A file at a path the pack layout does not allow",
-    description: "A pass pack holds only pack.toml, README.md, LICENSE or LICENSE.md, passes/<name>.toml, prompts/<name>.md, personas/<name>.md, templates/**/*.md and tests/<case>/ with case.toml, notes/**/*.md and transcripts/<name>.jsonl. A theme pack holds pack.toml, README.md, a licence, theme.css and theme.json. Anything else is shipped to users without any rule looking at it.",
-    help: "Delete the file, or move it to the path the layout gives for what it is.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A file at a path the pack layout does not allow
+    ///
+    /// A pass pack holds only pack.toml, README.md, LICENSE or LICENSE.md, passes/<name>.toml,
+    /// prompts/<name>.md, personas/<name>.md, templates/**/*.md and tests/<case>/ with case.toml,
+    /// notes/**/*.md and transcripts/<name>.jsonl. A theme pack holds pack.toml, README.md, a
+    /// licence, theme.css and theme.json. Anything else is shipped to users without any rule
+    /// looking at it.
+    ///
+    /// How to fix: Delete the file, or move it to the path the layout gives for what it is.
+    pub static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
 
-pub static UNEXPECTED_FOLDER: Rule = Rule {
-    id: "unexpected-folder",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "A folder no allowed path can live in",
-    description: "A folder such as assets/ or node_modules/ can hold no allowed file. It is reported once and not descended into, so a large vendored tree costs nothing.",
-    help: "Delete the folder; a pack is only the files the layout lists.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A folder no allowed path can live in
+    ///
+    /// A folder such as assets/ or node_modules/ can hold no allowed file. It is reported once and
+    /// not descended into, so a large vendored tree costs nothing.
+    ///
+    /// How to fix: Delete the folder; a pack is only the files the layout lists.
+    pub static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
 
-pub static MISSING_FILE: Rule = Rule {
-    id: "missing-file",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "A required file is missing",
-    description: "Every pack needs pack.toml and README.md; a pass pack needs at least one passes/<name>.toml, and every tests/<case>/ folder needs a case.toml; a theme pack needs theme.css and theme.json.",
-    help: "Add the file the message names.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A required file is missing
+    ///
+    /// Every pack needs pack.toml and README.md; a pass pack needs at least one passes/<name>.toml,
+    /// and every tests/<case>/ folder needs a case.toml; a theme pack needs theme.css and
+    /// theme.json.
+    ///
+    /// How to fix: Add the file the message names.
+    pub static MISSING_FILE = "missing-file", Error, VeryHigh;
 
-pub static SYMBOLIC_LINK: Rule = Rule {
-    id: "symbolic-link",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "A symbolic link in the pack",
-    description: "A link can point outside the pack (to a secret, to /dev/zero) and means something else on every machine. hippo-packs never follows one.",
-    help: "Replace the link with the file itself, or delete it.",
-    security_severity: Some("5.0"),
-    precision: "very-high",
-};
+    /// A symbolic link in the pack
+    ///
+    /// A link can point outside the pack (to a secret, to /dev/zero) and means something else on
+    /// every machine. hippo-packs never follows one.
+    ///
+    /// How to fix: Replace the link with the file itself, or delete it.
+    pub static SYMBOLIC_LINK = "symbolic-link", Error, VeryHigh, security_severity = "5.0";
 
-pub static SPECIAL_FILE: Rule = Rule {
-    id: "special-file",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "An entry that is neither a regular file nor a folder",
-    description: "FIFOs, sockets and devices are never opened (opening a FIFO would hang the check) and have no place in a pack.",
-    help: "Delete the entry.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// An entry that is neither a regular file nor a folder
+    ///
+    /// FIFOs, sockets and devices are never opened (opening a FIFO would hang the check) and have
+    /// no place in a pack.
+    ///
+    /// How to fix: Delete the entry.
+    pub static SPECIAL_FILE = "special-file", Error, VeryHigh;
 
-pub static UNREADABLE: Rule = Rule {
-    id: "unreadable",
-    family: "layout",
-    severity: Severity::Error,
-    summary: "An entry that cannot be read",
-    description: "The walk could not read a folder or a file (permissions, a file that vanished). What cannot be read cannot be checked, so it is an error.",
-    help: "Make the entry readable, or delete it.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &UNEXPECTED_FILE,
-    &UNEXPECTED_FOLDER,
-    &MISSING_FILE,
-    &SYMBOLIC_LINK,
-    &SPECIAL_FILE,
-    &UNREADABLE,
-];
+    /// An entry that cannot be read
+    ///
+    /// The walk could not read a folder or a file (permissions, a file that vanished). What cannot
+    /// be read cannot be checked, so it is an error.
+    ///
+    /// How to fix: Make the entry readable, or delete it.
+    pub static UNREADABLE = "unreadable", Error, VeryHigh;
+}
 
 /// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
 pub fn is_name(s: &str) -> bool {

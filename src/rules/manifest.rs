@@ -1,62 +1,50 @@
 //! The manifest: pack.toml has exactly the keys of hippo's page "Writing a pack", each with its rule.
 
+use super::declare::declare_rules;
 use super::layout::is_name;
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span};
+use crate::core::{Diagnostic, Span};
 use crate::model::manifest::Manifest;
 use crate::model::tomlx::{self, DeValue};
 use crate::pack::Pack;
 
-pub static MANIFEST_SYNTAX: Rule = Rule {
-    id: "manifest-syntax",
-    family: "manifest",
-    severity: Severity::Error,
-    summary: "pack.toml is not valid TOML",
-    description: "The manifest must parse as TOML; the finding gives the parser's message at the place it stopped.",
-    help: "Fix the TOML at the line and column given.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// pack.toml is not valid TOML
+    ///
+    /// The manifest must parse as TOML; the finding gives the parser's message at the place it
+    /// stopped.
+    ///
+    /// How to fix: Fix the TOML at the line and column given.
+    pub static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh;
 
-pub static MANIFEST_UNKNOWN_KEY: Rule = Rule {
-    id: "manifest-unknown-key",
-    family: "manifest",
-    severity: Severity::Error,
-    summary: "pack.toml has a key the manifest does not define",
-    description: "pack.toml has exactly protocol, kind (theme packs), name, version, description, authors and license. An unknown key is an error because hippo would ignore it silently; it is reported in serde's wording, listing the keys read after protocol and kind.",
-    help: "Delete the key, or correct its spelling.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// pack.toml has a key the manifest does not define
+    ///
+    /// pack.toml has exactly protocol, kind (theme packs), name, version, description, authors and
+    /// license. An unknown key is an error because hippo would ignore it silently; it is reported
+    /// in serde's wording, listing the keys read after protocol and kind.
+    ///
+    /// How to fix: Delete the key, or correct its spelling.
+    pub static MANIFEST_UNKNOWN_KEY = "manifest-unknown-key", Error, VeryHigh;
 
-pub static MANIFEST_MISSING_KEY: Rule = Rule {
-    id: "manifest-missing-key",
-    family: "manifest",
-    severity: Severity::Error,
-    summary: "pack.toml lacks a required key",
-    description: "protocol, name, version, description, authors and license are all required.",
-    help: "Add the key; the example manifest on hippo's page \"Writing a pack\" shows every one.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// pack.toml lacks a required key
+    ///
+    /// protocol, name, version, description, authors and license are all required.
+    ///
+    /// How to fix: Add the key; the example manifest on hippo's page "Writing a pack" shows every
+    /// one.
+    pub static MANIFEST_MISSING_KEY = "manifest-missing-key", Error, VeryHigh;
 
-pub static MANIFEST_VALUE: Rule = Rule {
-    id: "manifest-value",
-    family: "manifest",
-    severity: Severity::Error,
-    summary: "A pack.toml value that breaks its rule",
-    description: "protocol is HIPPO_V1; kind is absent or \"theme\"; name is 2 to 40 bytes of lowercase letters, digits and single dashes starting with a letter, and not reserved (core, hippo, builtin, local, registry, official, test, tests); version is MAJOR.MINOR.PATCH with numbers of at most four digits and no leading zero; description is one line of 1 to 160 characters with no space at either end; authors is one to five names of one line and 1 to 80 characters; license is 1 to 64 of letters, digits, '.', '+' and '-'.",
-    help: "Change the value as the message says.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &MANIFEST_SYNTAX,
-    &MANIFEST_UNKNOWN_KEY,
-    &MANIFEST_MISSING_KEY,
-    &MANIFEST_VALUE,
-];
+    /// A pack.toml value that breaks its rule
+    ///
+    /// protocol is HIPPO_V1; kind is absent or "theme"; name is 2 to 40 bytes of lowercase letters,
+    /// digits and single dashes starting with a letter, and not reserved (core, hippo, builtin,
+    /// local, registry, official, test, tests); version is MAJOR.MINOR.PATCH with numbers of at
+    /// most four digits and no leading zero; description is one line of 1 to 160 characters with no
+    /// space at either end; authors is one to five names of one line and 1 to 80 characters;
+    /// license is 1 to 64 of letters, digits, '.', '+' and '-'.
+    ///
+    /// How to fix: Change the value as the message says.
+    pub static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
+}
 
 pub const RESERVED: &[&str] = &[
     "core", "hippo", "builtin", "local", "registry", "official", "test", "tests",

@@ -1,17 +1,19 @@
 //! The rule catalogue and the rule engine.
 //!
-//! Each family module declares its rules as `static` [`Rule`] values (id, severity, texts)
-//! beside the logic that reports them, and lists them in its `RULES`. [`catalogue`] is the
-//! families in the order of checks of hippo's page "Writing a pack" (docs/ordering.md); `hippo-packs rules`, the SARIF rule list and the
-//! docs all read it.
+//! Each family is one module, `src/rules/<family>.rs`: one `declare_rules!` block declares its
+//! rules (id, severity, precision; the doc comment is the rule's documentation; the family is
+//! the module's name) beside the logic that reports them, and defines the module's `RULES`.
+//! [`catalogue`] lists the families once, in the order of checks of hippo's page "Writing a
+//! pack" (docs/ordering.md); `hippo-packs rules`, the SARIF rule table and docs/rules.md all read
+//! it.
 
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::pack::{Kind, Pack};
 
-pub mod allowance;
 pub mod case;
+pub mod configuration;
 pub mod content;
-pub mod expectation;
+pub(crate) mod declare;
 pub mod layout;
 pub mod manifest;
 pub mod pass;
@@ -20,6 +22,7 @@ pub mod persona;
 pub mod prompt;
 pub mod redaction;
 pub mod sizes;
+pub mod test;
 pub mod text;
 pub mod theme;
 pub mod transcript;
@@ -27,8 +30,8 @@ pub mod unreferenced;
 
 pub use crate::core::Rule;
 
-/// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout, paths, text, sizes,
-/// manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
+/// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
+/// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
 /// page's table order (not referenced, closing instruction, persona sections, reply contract,
 /// ignorable character, injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
@@ -53,8 +56,8 @@ pub fn catalogue() -> &'static [&'static Rule] {
             text::WARNINGS,
             content::RULES,
             redaction::RULES,
-            expectation::RULES,
-            allowance::RULES,
+            test::RULES,
+            configuration::RULES,
         ];
         families.iter().flat_map(|f| f.iter().copied()).collect()
     })
@@ -208,10 +211,47 @@ mod tests {
                 "rule id {} is not kebab-case",
                 r.id
             );
-            assert!(!r.summary.is_empty(), "{} has no summary", r.id);
-            assert!(!r.description.is_empty(), "{} has no description", r.id);
-            assert!(!r.help.is_empty(), "{} has no help", r.id);
+            assert!(!r.summary().is_empty(), "{} has no summary", r.id);
+            assert!(!r.description().is_empty(), "{} has no description", r.id);
+            assert!(!r.help().is_empty(), "{} has no help", r.id);
         }
         assert!(seen.len() > 10, "the catalogue lost its families");
+    }
+
+    /// The family modules (`src/rules/<family>.rs`) whose rules are missing from `catalogue`.
+    fn families_left_out(dir: &std::path::Path, all: &[&Rule]) -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+                    .filter(|n| n != "mod" && n != "declare")
+                    .filter(|n| !all.iter().any(|r| r.family() == n))
+                    .collect()
+            })
+            .unwrap_or_else(|e| vec![format!("{}: {e}", dir.display())]);
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_family_module_is_in_the_catalogue_under_its_own_name() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        assert_eq!(families_left_out(&dir, catalogue()), Vec::<String>::new());
+        for r in catalogue() {
+            assert_eq!(
+                r.source_file(),
+                format!("src/rules/{}.rs", r.family()),
+                "{}",
+                r.id
+            );
+        }
+        // Control: a catalogue without the layout family is caught.
+        let partial: Vec<&Rule> = catalogue()
+            .iter()
+            .copied()
+            .filter(|r| r.family() != "layout")
+            .collect();
+        assert_eq!(families_left_out(&dir, &partial), ["layout"]);
     }
 }

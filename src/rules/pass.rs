@@ -4,77 +4,64 @@
 //! dreaming pass of `test` read. [`note_glob`] is the one place `note_paths` patterns become a
 //! matcher, so `check` and `test` agree on what a pattern means.
 
+use super::declare::declare_rules;
 use super::layout::{Place, is_name, place};
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span};
+use crate::core::{Diagnostic, Span};
 use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
 use crate::pack::{Kind, Pack};
 
-pub static PASS_SYNTAX: Rule = Rule {
-    id: "pass-syntax",
-    family: "pass",
-    severity: Severity::Error,
-    summary: "A pass file is not valid TOML",
-    description: "A passes/<name>.toml file must parse as TOML; the finding gives the parser's message at the place it stopped. While a pass file does not parse, no prompt or persona can be called unused, so the not-referenced warning is held back.",
-    help: "Fix the TOML at the line and column given.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A pass file is not valid TOML
+    ///
+    /// A passes/<name>.toml file must parse as TOML; the finding gives the parser's message at the
+    /// place it stopped. While a pass file does not parse, no prompt or persona can be called
+    /// unused, so the not-referenced warning is held back.
+    ///
+    /// How to fix: Fix the TOML at the line and column given.
+    pub static PASS_SYNTAX = "pass-syntax", Error, VeryHigh;
 
-pub static PASS_UNKNOWN_KEY: Rule = Rule {
-    id: "pass-unknown-key",
-    family: "pass",
-    severity: Severity::Error,
-    summary: "A pass file has a key the pass file does not define",
-    description: "A pass file has exactly protocol, prompt, reads, reviewer, per_note, input_budget_bytes, note_types and note_paths. Any other key is an error, because hippo would ignore it: a misspelt filter such as note_type would silently let every note through.",
-    help: "Delete the key, or correct its spelling (note_types, note_paths).",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pass file has a key the pass file does not define
+    ///
+    /// A pass file has exactly protocol, prompt, reads, reviewer, per_note, input_budget_bytes,
+    /// note_types and note_paths. Any other key is an error, because hippo would ignore it: a
+    /// misspelt filter such as note_type would silently let every note through.
+    ///
+    /// How to fix: Delete the key, or correct its spelling (note_types, note_paths).
+    pub static PASS_UNKNOWN_KEY = "pass-unknown-key", Error, VeryHigh;
 
-pub static PASS_MISSING_KEY: Rule = Rule {
-    id: "pass-missing-key",
-    family: "pass",
-    severity: Severity::Error,
-    summary: "A pass file lacks a required key",
-    description: "protocol, prompt, reads, reviewer and per_note are required in every pass file; input_budget_bytes, note_types and note_paths are optional.",
-    help: "Add the key; the example pass file on hippo's page \"Writing a pack\" shows every one.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pass file lacks a required key
+    ///
+    /// protocol, prompt, reads, reviewer and per_note are required in every pass file;
+    /// input_budget_bytes, note_types and note_paths are optional.
+    ///
+    /// How to fix: Add the key; the example pass file on hippo's page "Writing a pack" shows every
+    /// one.
+    pub static PASS_MISSING_KEY = "pass-missing-key", Error, VeryHigh;
 
-pub static PASS_VALUE: Rule = Rule {
-    id: "pass-value",
-    family: "pass",
-    severity: Severity::Error,
-    summary: "A pass file value that breaks its rule",
-    description: "protocol is HIPPO_V1; prompt is prompts/<name>.md and reviewer personas/<name>.md, both files of this pack; reads is a non-empty list, without repeats, of sessions, notes, turns and human_confirmed; per_note is true or false; input_budget_bytes is a positive integer (default 200000); note_types is one to five of policy, decision, log, evidence and topic; note_paths is one to twenty glob patterns (**, *, ?, [...], {a,b}) of at most 200 bytes, not starting with / and with no .. component, matched against a note's workspace path such as notes/Decision log.md.",
-    help: "Change the value as the message says.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pass file value that breaks its rule
+    ///
+    /// protocol is HIPPO_V1; prompt is prompts/<name>.md and reviewer personas/<name>.md, both
+    /// files of this pack; reads is a non-empty list, without repeats, of sessions, notes, turns
+    /// and human_confirmed; per_note is true or false; input_budget_bytes is a positive integer
+    /// (default 200000); note_types is one to five of policy, decision, log, evidence and topic;
+    /// note_paths is one to twenty glob patterns (**, *, ?, [...], {a,b}) of at most 200 bytes, not
+    /// starting with / and with no .. component, matched against a note's workspace path such as
+    /// notes/Decision log.md.
+    ///
+    /// How to fix: Change the value as the message says.
+    pub static PASS_VALUE = "pass-value", Error, VeryHigh;
 
-pub static RESERVED_PASS_NAME: Rule = Rule {
-    id: "reserved-pass-name",
-    family: "pass",
-    severity: Severity::Error,
-    summary: "A pass named verify or consolidate",
-    description: "A pass's name is its file name. verify and consolidate are the names of core's passes; a pack's pass of that name would collide with them.",
-    help: "Rename the pass file (and every case.toml that names it).",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pass named verify or consolidate
+    ///
+    /// A pass's name is its file name. verify and consolidate are the names of core's passes; a
+    /// pack's pass of that name would collide with them.
+    ///
+    /// How to fix: Rename the pass file (and every case.toml that names it).
+    pub static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh;
+}
 
 /// Unknown keys before value rules: the page's broken example prints `unknown key note_type`
 /// before `note_types: unknown type diary` for the same file.
-pub static RULES: &[&Rule] = &[
-    &PASS_SYNTAX,
-    &PASS_UNKNOWN_KEY,
-    &PASS_MISSING_KEY,
-    &PASS_VALUE,
-    &RESERVED_PASS_NAME,
-];
-
 /// The inputs a pass may read, which are also the only placeholders a prompt may hold.
 pub const INPUTS: &[&str] = &["sessions", "notes", "turns", "human_confirmed"];
 /// The note types `note_types` may list.

@@ -1,72 +1,53 @@
 //! Paths: component count, bytes, characters, names, and case collisions.
 
+use super::declare::declare_rules;
 use super::layout::{Place, is_name, place};
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use crate::core::Diagnostic;
 use crate::pack::{EntryKind, Pack};
 
-pub static PATH_SHAPE: Rule = Rule {
-    id: "path-shape",
-    family: "paths",
-    severity: Severity::Error,
-    summary: "A path with too many components or too many bytes",
-    description: "A path has one to six components and at most 200 bytes, so it fits every file system and archive format a pack travels through.",
-    help: "Shorten the path: fewer folders, shorter names.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A path with too many components or too many bytes
+    ///
+    /// A path has one to six components and at most 200 bytes, so it fits every file system and
+    /// archive format a pack travels through.
+    ///
+    /// How to fix: Shorten the path: fewer folders, shorter names.
+    pub static PATH_SHAPE = "path-shape", Error, VeryHigh;
 
-pub static PATH_COMPONENT: Rule = Rule {
-    id: "path-component",
-    family: "paths",
-    severity: Severity::Error,
-    summary: "A path component with a character or shape the rules do not allow",
-    description: "Each component is 1 to 100 characters, starts with a letter or digit, holds only letters, digits, space, '.', '_' and '-', and does not end in a space or a dot. Such names survive every operating system and cannot smuggle a control character, a slash look-alike or a hidden file.",
-    help: "Rename the file or folder.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A path component with a character or shape the rules do not allow
+    ///
+    /// Each component is 1 to 100 characters, starts with a letter or digit, holds only letters,
+    /// digits, space, '.', '_' and '-', and does not end in a space or a dot. Such names survive
+    /// every operating system and cannot smuggle a control character, a slash look-alike or a
+    /// hidden file.
+    ///
+    /// How to fix: Rename the file or folder.
+    pub static PATH_COMPONENT = "path-component", Error, VeryHigh;
 
-pub static NAME_RULE: Rule = Rule {
-    id: "name-rule",
-    family: "paths",
-    severity: Severity::Error,
-    summary: "A pass, prompt, persona, case or transcript name that breaks the name rule",
-    description: "Names of passes, prompts, personas, fixture cases and transcripts are lowercase ASCII letters and digits joined by single dashes, because hippo uses them as identifiers.",
-    help: "Rename it in lowercase letters, digits and single dashes, such as decision-log.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pass, prompt, persona, case or transcript name that breaks the name rule
+    ///
+    /// Names of passes, prompts, personas, fixture cases and transcripts are lowercase ASCII
+    /// letters and digits joined by single dashes, because hippo uses them as identifiers.
+    ///
+    /// How to fix: Rename it in lowercase letters, digits and single dashes, such as decision-log.
+    pub static NAME_RULE = "name-rule", Error, VeryHigh;
 
-pub static NAME_NOT_UTF8: Rule = Rule {
-    id: "name-not-utf8",
-    family: "paths",
-    severity: Severity::Error,
-    summary: "A file or folder name that is not UTF-8",
-    description: "A name that is not UTF-8 means something else on every machine and cannot be shown faithfully. It is shown with U+FFFD where its bytes are invalid.",
-    help: "Rename it with a UTF-8 name.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A file or folder name that is not UTF-8
+    ///
+    /// A name that is not UTF-8 means something else on every machine and cannot be shown
+    /// faithfully. It is shown with U+FFFD where its bytes are invalid.
+    ///
+    /// How to fix: Rename it with a UTF-8 name.
+    pub static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh;
 
-pub static CASE_COLLISION: Rule = Rule {
-    id: "case-collision",
-    family: "paths",
-    severity: Severity::Error,
-    summary: "Two paths that differ only in case",
-    description: "On a case-insensitive disk (macOS, Windows) two such paths are one file, so the pack would lose one of them when installed.",
-    help: "Rename or delete one of the two.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &PATH_SHAPE,
-    &PATH_COMPONENT,
-    &NAME_RULE,
-    &NAME_NOT_UTF8,
-    &CASE_COLLISION,
-];
+    /// Two paths that differ only in case
+    ///
+    /// On a case-insensitive disk (macOS, Windows) two such paths are one file, so the pack would
+    /// lose one of them when installed.
+    ///
+    /// How to fix: Rename or delete one of the two.
+    pub static CASE_COLLISION = "case-collision", Error, VeryHigh;
+}
 
 /// Why a path component breaks the rule, if it does.
 pub fn component_problem(c: &str) -> Option<String> {

@@ -1,55 +1,48 @@
 //! Prompts: `{{...}}` placeholders name an input the pass reads; the prompt ends with the
 //! closing instruction.
 
+use super::declare::declare_rules;
 use super::layout::{Place, place};
 use super::pass::INPUTS;
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
 use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
 use crate::pack::{Kind, Pack};
 
-pub static UNKNOWN_PLACEHOLDER: Rule = Rule {
-    id: "unknown-placeholder",
-    family: "prompt",
-    severity: Severity::Error,
-    summary: "A prompt placeholder that names no input",
-    description: "A prompt's {{...}} placeholders must be {{sessions}}, {{notes}}, {{turns}} or {{human_confirmed}}, with nothing inside the braces but the name. Any other one would reach the model as it is, so the model would see a hole where its data should be.",
-    help: "Use one of {{sessions}}, {{notes}}, {{turns}}, {{human_confirmed}}, or reword the text so it holds no double braces.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A prompt placeholder that names no input
+    ///
+    /// A prompt's {{...}} placeholders must be {{sessions}}, {{notes}}, {{turns}} or
+    /// {{human_confirmed}}, with nothing inside the braces but the name. Any other one would reach
+    /// the model as it is, so the model would see a hole where its data should be.
+    ///
+    /// How to fix: Use one of {{sessions}}, {{notes}}, {{turns}}, {{human_confirmed}}, or reword
+    /// the text so it holds no double braces.
+    pub static UNKNOWN_PLACEHOLDER = "unknown-placeholder", Error, VeryHigh;
 
-pub static PLACEHOLDER_NOT_IN_READS: Rule = Rule {
-    id: "placeholder-not-in-reads",
-    family: "prompt",
-    severity: Severity::Error,
-    summary: "A prompt placeholder for an input its pass does not read",
-    description: "Each placeholder of a prompt must be in the reads of every pass that sends the prompt; otherwise hippo has no data to put in its place.",
-    help: "Add the input to the pass's reads, or remove the placeholder from the prompt.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A prompt placeholder for an input its pass does not read
+    ///
+    /// Each placeholder of a prompt must be in the reads of every pass that sends the prompt;
+    /// otherwise hippo has no data to put in its place.
+    ///
+    /// How to fix: Add the input to the pass's reads, or remove the placeholder from the prompt.
+    pub static PLACEHOLDER_NOT_IN_READS = "placeholder-not-in-reads", Error, VeryHigh;
 
-pub static CLOSING_INSTRUCTION_MISSING: Rule = Rule {
-    id: "closing-instruction",
-    family: "prompt",
-    severity: Severity::Warning,
-    summary: "A prompt that does not end with the closing instruction",
-    description: "Every first-party prompt ends with the closing instruction, word for word, as its last non-blank line: it tells the model the one reply shape hippo accepts. hippo appends it when it is missing, so a prompt that ends otherwise (or says something after it) is not sent as written.",
-    help: "End the prompt with this line, word for word: Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A prompt that does not end with the closing instruction
+    ///
+    /// Every first-party prompt ends with the closing instruction, word for word, as its last
+    /// non-blank line: it tells the model the one reply shape hippo accepts. hippo appends it when
+    /// it is missing, so a prompt that ends otherwise (or says something after it) is not sent as
+    /// written.
+    ///
+    /// How to fix: End the prompt with this line, word for word: Respond with only a JSON array of
+    /// objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final
+    /// message; an empty array means no proposals.
+    pub static CLOSING_INSTRUCTION_MISSING = "closing-instruction", Warning, VeryHigh;
+}
 
 /// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after
 /// the not-referenced warning, as the page's table does).
-pub static RULES: &[&Rule] = &[
-    &UNKNOWN_PLACEHOLDER,
-    &PLACEHOLDER_NOT_IN_READS,
-    &CLOSING_INSTRUCTION_MISSING,
-];
-
 pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
         if !matches!(place(Kind::Pass, &f.path), Some((Place::Prompt, _))) {

@@ -4,22 +4,23 @@
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
-use crate::core::Rule;
+use super::declare::declare_rules;
 use crate::core::{Diagnostic, Severity};
 use crate::pack::Pack;
 
-pub static REDACTION: Rule = Rule {
-    id: "redaction",
-    family: "redaction",
-    severity: Severity::Error,
-    summary: "A file that secret redaction would change",
-    description: "hippo redacts secrets in transcripts as it indexes them. Under tests/ a file redaction would change is an error, because it would not mean the same once indexed; elsewhere it is a warning. The detectors (private keys, cloud and service tokens, JWTs, credentials in URLs and Authorization headers, and secret-named assignments of random-looking literals) carry gitleaks' rule names; the kind is in the message.",
-    help: "Replace the secret-looking text with a placeholder such as YOUR_API_KEY, <token> or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).",
-    security_severity: Some("7.5"),
-    precision: "high",
-};
-
-pub static RULES: &[&Rule] = &[&REDACTION];
+declare_rules! {
+    /// A file that secret redaction would change
+    ///
+    /// hippo redacts secrets in transcripts as it indexes them. Under tests/ a file redaction would
+    /// change is an error, because it would not mean the same once indexed; elsewhere it is a
+    /// warning. The detectors (private keys, cloud and service tokens, JWTs, credentials in URLs
+    /// and Authorization headers, and secret-named assignments of random-looking literals) carry
+    /// gitleaks' rule names; the kind is in the message.
+    ///
+    /// How to fix: Replace the secret-looking text with a placeholder such as YOUR_API_KEY, <token>
+    /// or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).
+    pub static REDACTION = "redaction", Error, High, security_severity = "7.5";
+}
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {

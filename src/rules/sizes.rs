@@ -1,71 +1,48 @@
 //! Sizes: one file, files outside tests/, the whole pack, the number of files.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use super::declare::declare_rules;
+use crate::core::Diagnostic;
 use crate::pack::{ONE_FILE_LIMIT, Pack};
 
-pub static FILE_SIZE: Rule = Rule {
-    id: "file-size",
-    family: "sizes",
-    severity: Severity::Error,
-    summary: "A file over 65,536 bytes",
-    description: "One file may hold at most 65,536 bytes. A pack is a few prompts and small fixtures; a larger file is data that has no place in it, and it is not read further than the limit.",
-    help: "Shorten the file, or split a fixture into several cases.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// A file over 65,536 bytes
+    ///
+    /// One file may hold at most 65,536 bytes. A pack is a few prompts and small fixtures; a larger
+    /// file is data that has no place in it, and it is not read further than the limit.
+    ///
+    /// How to fix: Shorten the file, or split a fixture into several cases.
+    pub static FILE_SIZE = "file-size", Error, VeryHigh;
 
-pub static OUTSIDE_TESTS_SIZE: Rule = Rule {
-    id: "outside-tests-size",
-    family: "sizes",
-    severity: Severity::Error,
-    summary: "Files outside tests/ over 131,072 bytes in all",
-    description: "What hippo installs (everything but tests/) may total at most 131,072 bytes, which keeps the text sent to models reviewable.",
-    help: "Shorten the prompts, personas and templates.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// Files outside tests/ over 131,072 bytes in all
+    ///
+    /// What hippo installs (everything but tests/) may total at most 131,072 bytes, which keeps the
+    /// text sent to models reviewable.
+    ///
+    /// How to fix: Shorten the prompts, personas and templates.
+    pub static OUTSIDE_TESTS_SIZE = "outside-tests-size", Error, VeryHigh;
 
-pub static PACK_SIZE: Rule = Rule {
-    id: "pack-size",
-    family: "sizes",
-    severity: Severity::Error,
-    summary: "A pack over 524,288 bytes",
-    description: "The whole pack, fixtures included, may total at most 524,288 bytes.",
-    help: "Make the fixtures smaller or fewer.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pack over 524,288 bytes
+    ///
+    /// The whole pack, fixtures included, may total at most 524,288 bytes.
+    ///
+    /// How to fix: Make the fixtures smaller or fewer.
+    pub static PACK_SIZE = "pack-size", Error, VeryHigh;
 
-pub static FILE_COUNT: Rule = Rule {
-    id: "file-count",
-    family: "sizes",
-    severity: Severity::Error,
-    summary: "A pack with more than 100 files",
-    description: "A pack holds at most 100 files.",
-    help: "Merge or delete files; fewer, larger fixture cases often say the same.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A pack with more than 100 files
+    ///
+    /// A pack holds at most 100 files.
+    ///
+    /// How to fix: Merge or delete files; fewer, larger fixture cases often say the same.
+    pub static FILE_COUNT = "file-count", Error, VeryHigh;
 
-pub static ENTRY_LIMIT: Rule = Rule {
-    id: "entry-limit",
-    family: "sizes",
-    severity: Severity::Error,
-    summary: "A tree with more than 10,000 entries",
-    description: "The walk stops after 10,000 entries, so a hostile tree cannot make a registry run slow. What lies beyond is not checked.",
-    help: "Delete what does not belong in the pack.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &FILE_SIZE,
-    &OUTSIDE_TESTS_SIZE,
-    &PACK_SIZE,
-    &FILE_COUNT,
-    &ENTRY_LIMIT,
-];
+    /// A tree with more than 10,000 entries
+    ///
+    /// The walk stops after 10,000 entries, so a hostile tree cannot make a registry run slow. What
+    /// lies beyond is not checked.
+    ///
+    /// How to fix: Delete what does not belong in the pack.
+    pub static ENTRY_LIMIT = "entry-limit", Error, VeryHigh;
+}
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let (mut total, mut outside) = (0u64, 0u64);

@@ -1,47 +1,52 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span, is_ignorable, is_invisible};
+use super::declare::declare_rules;
+use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
 use crate::pack::Pack;
 
-pub static INVISIBLE_CHARACTER: Rule = Rule {
-    id: "invisible-character",
-    family: "text",
-    severity: Severity::Error,
-    summary: "A character a person cannot see but a model reads",
-    description: "Control characters other than tab, line feed and carriage return, zero-width and direction-changing characters, variation selectors, private-use characters and tag characters. They hide text from the reviewer of a pull request while the model still reads it: tag characters can spell whole hidden instructions, and direction marks can make a line read differently on screen than in the file. One finding per run of such characters, at its first one; a run of tag characters that spells ASCII text has that text shown.",
-    help: "Delete the character (an editor that shows invisible characters helps, as does `grep -nP '[^\\t\\n\\r\\x20-\\x7e]'`). If you meant a visible symbol, write it as text.",
-    security_severity: Some("8.0"),
-    precision: "very-high",
-};
+declare_rules! {
+    /// A character a person cannot see but a model reads
+    ///
+    /// Control characters other than tab, line feed and carriage return, zero-width and
+    /// direction-changing characters, variation selectors, private-use characters and tag
+    /// characters. They hide text from the reviewer of a pull request while the model still reads
+    /// it: tag characters can spell whole hidden instructions, and direction marks can make a line
+    /// read differently on screen than in the file. One finding per run of such characters, at its
+    /// first one; a run of tag characters that spells ASCII text has that text shown.
+    ///
+    /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
+    /// `grep -nP '[^\t\n\r\x20-\x7e]'`). If you meant a visible symbol, write it as text.
+    pub static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
 
-pub static NOT_UTF8: Rule = Rule {
-    id: "not-utf8",
-    family: "text",
-    severity: Severity::Error,
-    summary: "A file that is not UTF-8",
-    description: "Every file of a pack is UTF-8 text. A file with an invalid byte is binary or in another encoding, and cannot be read the same way by every tool. The finding is at the first bad byte.",
-    help: "Re-save the file as UTF-8, or delete it if it is binary.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A file that is not UTF-8
+    ///
+    /// Every file of a pack is UTF-8 text. A file with an invalid byte is binary or in another
+    /// encoding, and cannot be read the same way by every tool. The finding is at the first bad
+    /// byte.
+    ///
+    /// How to fix: Re-save the file as UTF-8, or delete it if it is binary.
+    pub static NOT_UTF8 = "not-utf8", Error, VeryHigh;
+}
 
-pub static IGNORABLE_CHARACTER: Rule = Rule {
-    id: "ignorable-character",
-    family: "text",
-    severity: Severity::Warning,
-    summary: "An invisible character hippo accepts",
-    description: "Unicode's default-ignorable characters beyond the page's list (the soft hyphen U+00AD, U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, U+17B4, U+17B5, U+1BCA0-U+1BCA3, the musical formatting characters U+1D173-U+1D17A, and the unassigned default ignorables) and the interlinear annotation characters U+FFF9-U+FFFB. A renderer shows nothing for them while a model reads them, so they can split a phrase a reviewer searches for; hippo itself accepts them, so this is a warning, not an error. The injection, URL and shell warnings match text with these characters (and the page's invisible ones) removed, so one of them cannot hide a phrase. One finding per run, at its first character.",
-    help: "Delete the character; if you meant a visible hyphen or space, type one.",
-    security_severity: Some("5.0"),
-    precision: "high",
-};
+// The text family's warning, listed in the catalogue right before the content warnings
+// (docs/ordering.md).
+declare_rules! {
+    list WARNINGS;
 
-pub static RULES: &[&Rule] = &[&INVISIBLE_CHARACTER, &NOT_UTF8];
-
-/// The text family's warning, listed in the catalogue right before the content warnings (SPEC 2
-/// "Ordering", revision 2, in docs/rules.md).
-pub static WARNINGS: &[&Rule] = &[&IGNORABLE_CHARACTER];
+    /// An invisible character hippo accepts
+    ///
+    /// Unicode's default-ignorable characters beyond the page's list (the soft hyphen U+00AD,
+    /// U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, U+17B4, U+17B5, U+1BCA0-U+1BCA3,
+    /// the musical formatting characters U+1D173-U+1D17A, and the unassigned default ignorables)
+    /// and the interlinear annotation characters U+FFF9-U+FFFB. A renderer shows nothing for them
+    /// while a model reads them, so they can split a phrase a reviewer searches for; hippo itself
+    /// accepts them, so this is a warning, not an error. The injection, URL and shell warnings
+    /// match text with these characters (and the page's invisible ones) removed, so one of them
+    /// cannot hide a phrase. One finding per run, at its first character.
+    ///
+    /// How to fix: Delete the character; if you meant a visible hyphen or space, type one.
+    pub static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, security_severity = "5.0";
+}
 
 /// `U+00AD, an invisible character hippo accepts`; `U+115F and 1 more, invisible characters
 /// hippo accepts` for a longer run.

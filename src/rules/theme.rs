@@ -2,33 +2,28 @@
 //! size, redaction and content rules look at it as at any file). The theme layout (allowed and
 //! required files) is checked by the layout rules.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity, Span};
+use super::declare::declare_rules;
+use crate::core::{Diagnostic, Span};
 use crate::pack::Pack;
 
-pub static THEME_JSON_SYNTAX: Rule = Rule {
-    id: "theme-json-syntax",
-    family: "theme",
-    severity: Severity::Error,
-    summary: "theme.json is not valid JSON",
-    description: "A theme pack's theme.json must parse as JSON; the finding gives the parser's message at the place it stopped. Nesting deeper than 128 levels is refused as the JSON parser's recursion limit, so a hostile file cannot exhaust the stack.",
-    help: "Fix the JSON at the line and column given.",
-    security_severity: None,
-    precision: "very-high",
-};
+declare_rules! {
+    /// theme.json is not valid JSON
+    ///
+    /// A theme pack's theme.json must parse as JSON; the finding gives the parser's message at the
+    /// place it stopped. Nesting deeper than 128 levels is refused as the JSON parser's recursion
+    /// limit, so a hostile file cannot exhaust the stack.
+    ///
+    /// How to fix: Fix the JSON at the line and column given.
+    pub static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh;
 
-pub static THEME_JSON_OBJECT: Rule = Rule {
-    id: "theme-json-object",
-    family: "theme",
-    severity: Severity::Error,
-    summary: "theme.json is valid JSON but not an object",
-    description: "hippo reads a theme's settings as the keys of one JSON object; an array, a string, a number, a boolean or null at the top is not a theme.",
-    help: "Make theme.json one object: { ... }.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[&THEME_JSON_SYNTAX, &THEME_JSON_OBJECT];
+    /// theme.json is valid JSON but not an object
+    ///
+    /// hippo reads a theme's settings as the keys of one JSON object; an array, a string, a number,
+    /// a boolean or null at the top is not a theme.
+    ///
+    /// How to fix: Make theme.json one object: { ... }.
+    pub static THEME_JSON_OBJECT = "theme-json-object", Error, VeryHigh;
+}
 
 const JSON: &str = "theme.json";
 

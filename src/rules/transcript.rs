@@ -6,87 +6,70 @@
 //! within 23 hours, every session declared (with the right tool) and every declared session with
 //! turns.
 
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use super::declare::declare_rules;
+use crate::core::Diagnostic;
 use crate::model::case::CaseDef;
 use crate::model::time::hours_minutes;
 use crate::model::transcript::{self, ProblemKind, Transcript};
 use crate::pack::Pack;
 
-pub static TRANSCRIPT_MARKER: Rule = Rule {
-    id: "transcript-marker",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A transcript whose first line is not {\"synthetic\": true}",
-    description: "The first line of every transcript must be exactly {\"synthetic\": true}, to mark it as invented. A pack must never carry a real transcript: it may hold what people said and what their tools printed.",
-    help: "Make sure the transcript is invented, then put {\"synthetic\": true} on its first line.",
-    security_severity: Some("5.0"),
-    precision: "very-high",
-};
+declare_rules! {
+    /// A transcript whose first line is not {"synthetic": true}
+    ///
+    /// The first line of every transcript must be exactly {"synthetic": true}, to mark it as
+    /// invented. A pack must never carry a real transcript: it may hold what people said and what
+    /// their tools printed.
+    ///
+    /// How to fix: Make sure the transcript is invented, then put {"synthetic": true} on its first
+    /// line.
+    pub static TRANSCRIPT_MARKER = "transcript-marker", Error, VeryHigh, security_severity = "5.0";
 
-pub static TRANSCRIPT_JSON: Rule = Rule {
-    id: "transcript-json",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A transcript line that is not a JSON object",
-    description: "A transcript is JSON lines: every non-blank line after the marker is one JSON object (a record). The finding names the line and serde_json's reason, including a line nested deeper than its recursion limit.",
-    help: "Write the record as one JSON object on one line.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A transcript line that is not a JSON object
+    ///
+    /// A transcript is JSON lines: every non-blank line after the marker is one JSON object (a
+    /// record). The finding names the line and serde_json's reason, including a line nested deeper
+    /// than its recursion limit.
+    ///
+    /// How to fix: Write the record as one JSON object on one line.
+    pub static TRANSCRIPT_JSON = "transcript-json", Error, VeryHigh;
 
-pub static TRANSCRIPT_RECORD: Rule = Rule {
-    id: "transcript-record",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A transcript record of the wrong shape",
-    description: "Claude Code records of type user or assistant carry a sessionId and message.content, a string or a list of text, tool_use, tool_result and thinking blocks. Codex rollouts start with a session_meta record whose payload.id is the session id; response_item payloads of type message have a role and a list of content blocks, function_call a name. Other record types are kept but are not turns.",
-    help: "Fix the record as the message says; the example transcript on hippo's page \"Writing a pack\" shows the Claude Code shape.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A transcript record of the wrong shape
+    ///
+    /// Claude Code records of type user or assistant carry a sessionId and message.content, a
+    /// string or a list of text, tool_use, tool_result and thinking blocks. Codex rollouts start
+    /// with a session_meta record whose payload.id is the session id; response_item payloads of
+    /// type message have a role and a list of content blocks, function_call a name. Other record
+    /// types are kept but are not turns.
+    ///
+    /// How to fix: Fix the record as the message says; the example transcript on hippo's page
+    /// "Writing a pack" shows the Claude Code shape.
+    pub static TRANSCRIPT_RECORD = "transcript-record", Error, VeryHigh;
 
-pub static TRANSCRIPT_TIMESTAMP: Rule = Rule {
-    id: "transcript-timestamp",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A transcript timestamp that is not RFC 3339, or a case without one",
-    description: "Every timestamp is RFC 3339 (2026-11-01T10:00:00.000Z), and at least one record of a case has one, so the test can pick a dreaming window that holds the case.",
-    help: "Write the timestamp as YYYY-MM-DDTHH:MM:SS with a Z or an offset.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A transcript timestamp that is not RFC 3339, or a case without one
+    ///
+    /// Every timestamp is RFC 3339 (2026-11-01T10:00:00.000Z), and at least one record of a case
+    /// has one, so the test can pick a dreaming window that holds the case.
+    ///
+    /// How to fix: Write the timestamp as YYYY-MM-DDTHH:MM:SS with a Z or an offset.
+    pub static TRANSCRIPT_TIMESTAMP = "transcript-timestamp", Error, VeryHigh;
 
-pub static TRANSCRIPT_WINDOW: Rule = Rule {
-    id: "transcript-window",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A case whose timestamps span more than 23 hours",
-    description: "All the timestamps of a case's transcripts together fall within 23 hours, so one dreaming window holds the case.",
-    help: "Move the timestamps closer together, or split the case in two.",
-    security_severity: None,
-    precision: "very-high",
-};
+    /// A case whose timestamps span more than 23 hours
+    ///
+    /// All the timestamps of a case's transcripts together fall within 23 hours, so one dreaming
+    /// window holds the case.
+    ///
+    /// How to fix: Move the timestamps closer together, or split the case in two.
+    pub static TRANSCRIPT_WINDOW = "transcript-window", Error, VeryHigh;
 
-pub static TRANSCRIPT_SESSION: Rule = Rule {
-    id: "transcript-session",
-    family: "transcript",
-    severity: Severity::Error,
-    summary: "A transcript session case.toml does not declare, or a declared session without turns",
-    description: "A record's sessionId (a Codex session_meta's payload.id) is the id of a [[session]] of case.toml, declared with the tool whose format the record has (claude-code or codex), and every declared session has at least one turn in the case's transcripts.",
-    help: "Declare the session in case.toml with its tool, or fix the id in the transcript.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[
-    &TRANSCRIPT_MARKER,
-    &TRANSCRIPT_JSON,
-    &TRANSCRIPT_RECORD,
-    &TRANSCRIPT_TIMESTAMP,
-    &TRANSCRIPT_WINDOW,
-    &TRANSCRIPT_SESSION,
-];
+    /// A transcript session case.toml does not declare, or a declared session without turns
+    ///
+    /// A record's sessionId (a Codex session_meta's payload.id) is the id of a [[session]] of
+    /// case.toml, declared with the tool whose format the record has (claude-code or codex), and
+    /// every declared session has at least one turn in the case's transcripts.
+    ///
+    /// How to fix: Declare the session in case.toml with its tool, or fix the id in the transcript.
+    pub static TRANSCRIPT_SESSION = "transcript-session", Error, VeryHigh;
+}
 
 /// The 23-hour window, in nanoseconds.
 pub const WINDOW_NANOS: i128 = 23 * 3600 * 1_000_000_000;

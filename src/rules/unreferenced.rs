@@ -1,23 +1,22 @@
 //! Prompts and personas that no pass names.
 
+use super::declare::declare_rules;
 use super::layout::{Place, place};
-use crate::core::Rule;
-use crate::core::{Diagnostic, Severity};
+use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
 use crate::pack::{Kind, Pack};
 
-pub static UNREFERENCED_FILE: Rule = Rule {
-    id: "unreferenced-file",
-    family: "unreferenced",
-    severity: Severity::Warning,
-    summary: "A prompt or persona that no pass names",
-    description: "Every prompts/<name>.md should be some pass's prompt and every personas/<name>.md some pass's reviewer. A file nothing uses is shipped to users unread by hippo, and a reviewer of the pack cannot tell whether it was meant to be used. Not reported while a pass file fails to parse, because then no file can be called unused.",
-    help: "Delete the file, or name it in a pass file's prompt or reviewer.",
-    security_severity: None,
-    precision: "very-high",
-};
-
-pub static RULES: &[&Rule] = &[&UNREFERENCED_FILE];
+declare_rules! {
+    /// A prompt or persona that no pass names
+    ///
+    /// Every prompts/<name>.md should be some pass's prompt and every personas/<name>.md some
+    /// pass's reviewer. A file nothing uses is shipped to users unread by hippo, and a reviewer of
+    /// the pack cannot tell whether it was meant to be used. Not reported while a pass file fails
+    /// to parse, because then no file can be called unused.
+    ///
+    /// How to fix: Delete the file, or name it in a pass file's prompt or reviewer.
+    pub static UNREFERENCED_FILE = "unreferenced-file", Warning, VeryHigh;
+}
 
 /// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be
 /// called unused).
