@@ -13,7 +13,14 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use octocrab::Octocrab;
+use octocrab::service::middleware::auth_header::AuthHeaderLayer;
+use octocrab::service::middleware::base_uri::BaseUriLayer;
+use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
+
+use super::transport;
 
 /// Back-off before each retry: a request is tried at most `1 + RETRIES.len()` times.
 pub const RETRIES: [Duration; 3] = [
@@ -232,17 +239,7 @@ impl Http {
         if token.is_some_and(|t| t.chars().any(char::is_control)) {
             return Err("the token holds a control character (a line break, say), which no HTTP header can carry; check the secret the `token` input reads".to_string());
         }
-        let mut b = Octocrab::builder()
-            .base_uri(api_url)
-            .map_err(|_| format!("GITHUB_API_URL is not a URL: {api_url}"))?
-            .set_connect_timeout(Some(timeout.min(Duration::from_secs(10))))
-            .set_read_timeout(Some(timeout))
-            .set_write_timeout(Some(timeout));
-        if let Some(t) = token {
-            b = b.personal_token(t.to_string());
-        }
-        // The error cannot hold the token (it is a header, never formatted).
-        let crab = b.build().map_err(|e| chain(&e).0)?;
+        let crab = build(api_url, token, timeout)?;
         Ok(Http {
             crab,
             timeout,
@@ -330,6 +327,53 @@ impl Http {
             origin: self.origin.clone(),
         })
     }
+}
+
+/// octocrab over our connection ([`transport`]): rustls with the compiled-in and the
+/// `SSL_CERT_FILE` / `SSL_CERT_DIR` roots, the proxy variables, the time limits; and octocrab's
+/// own base-URI, header and auth layers, as its default client has them.
+fn build(api_url: &str, token: Option<&str>, timeout: Duration) -> Result<Octocrab, String> {
+    let base: http::Uri = api_url
+        .parse()
+        .ok()
+        .filter(|u: &http::Uri| u.scheme().is_some() && u.host().is_some())
+        .ok_or_else(|| format!("GITHUB_API_URL is not a URL: {api_url}"))?;
+    let connect = timeout.min(Duration::from_secs(10));
+    let tls = transport::tls_config(transport::ExtraRoots::from_process().load()?)?;
+    let tcp = transport::ProxyConnector::new(transport::proxy_from_env(), connect);
+    let https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(tcp);
+    let mut timed = hyper_timeout::TimeoutConnector::new(https);
+    timed.set_connect_timeout(Some(connect));
+    timed.set_read_timeout(Some(timeout));
+    timed.set_write_timeout(Some(timeout));
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build::<_, octocrab::OctoBody>(timed);
+    let auth = match token {
+        Some(t) => {
+            // The error names no value: the token must never reach the log.
+            let mut v = http::HeaderValue::from_str(&format!("Bearer {t}"))
+                .map_err(|_| "the token holds a character an HTTP header cannot carry")?;
+            v.set_sensitive(true);
+            Some(v)
+        }
+        None => None,
+    };
+    let agent = http::HeaderValue::from_static(concat!("hippo-packs/", env!("CARGO_PKG_VERSION")));
+    octocrab::OctocrabBuilder::new_empty()
+        .with_service(client)
+        .with_layer(&ExtraHeadersLayer::new(Arc::new(vec![(
+            http::header::USER_AGENT,
+            agent,
+        )])))
+        .with_layer(&BaseUriLayer::new(base.clone()))
+        .with_layer(&AuthHeaderLayer::new(auth, base.clone(), base))
+        .with_auth(octocrab::AuthState::None)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// A current-thread tokio runtime: `ci` makes a handful of requests one after another.

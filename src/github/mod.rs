@@ -11,4 +11,5 @@ pub mod event;
 pub mod outputs;
 pub mod pulls;
 pub mod summary;
+pub mod transport;
 pub mod upload;

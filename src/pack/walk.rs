@@ -34,8 +34,10 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     if let Ok(Some((bytes, _))) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
-    let mut manifest = manifest.ok().flatten();
-    let mut budget = READ_BUDGET;
+    let mut files = Files {
+        manifest: manifest.ok().flatten(),
+        budget: READ_BUDGET,
+    };
     let mut walker = walkdir::WalkDir::new(dir)
         .min_depth(1)
         .max_depth(MAX_DEPTH)
@@ -47,19 +49,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         let entry = match item {
             Ok(e) => e,
             Err(err) => {
-                let path = err
-                    .path()
-                    .map(|p| rel(dir, p).0)
-                    .unwrap_or_else(|| ".".to_string());
-                let msg = err
-                    .io_error()
-                    .map(|e| e.to_string())
-                    .unwrap_or_else(|| err.to_string());
-                pack.walk_problems.push(WalkProblem::Unreadable {
-                    path,
-                    message: msg,
-                    in_pack: false,
-                });
+                pack.walk_problems.push(unreadable(dir, &err));
                 continue;
             }
         };
@@ -89,47 +79,11 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
             }
             EntryKind::Dir { descended: descend }
         } else if ft.is_file() {
+            files.read(&mut pack, &entry, &path);
             EntryKind::File
         } else {
             EntryKind::Special
         };
-        if kind == EntryKind::File {
-            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-            let mut file = PackFile {
-                path: path.clone(),
-                size,
-                bytes: Vec::new(),
-                complete: false,
-            };
-            let kept = if entry.depth() == 1 && path == "pack.toml" {
-                manifest.take()
-            } else {
-                None
-            };
-            if let Some((bytes, complete)) = kept {
-                file.complete = complete;
-                file.bytes = bytes;
-            } else if size <= ONE_FILE_LIMIT && size <= budget {
-                match read_bounded(entry.path()) {
-                    Ok(Some((bytes, complete))) => {
-                        file.complete = complete;
-                        if !complete {
-                            file.size = file.size.max(bytes.len() as u64);
-                        }
-                        file.bytes = bytes;
-                    }
-                    Ok(None) => {}
-                    Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
-                        path: path.clone(),
-                        message: err.to_string(),
-                        in_pack: true,
-                    }),
-                }
-            }
-            budget = budget.saturating_sub(file.bytes.len() as u64);
-            pack.index.insert(path.clone(), pack.files.len());
-            pack.files.push(file);
-        }
         pack.entries.push(Entry {
             path,
             kind,
@@ -138,6 +92,71 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         });
     }
     Ok(pack)
+}
+
+/// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
+fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
+    let path = err
+        .path()
+        .map(|p| rel(dir, p).0)
+        .unwrap_or_else(|| ".".to_string());
+    let message = err
+        .io_error()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| err.to_string());
+    WalkProblem::Unreadable {
+        path,
+        message,
+        in_pack: false,
+    }
+}
+
+/// The reading of a pack's regular files: pack.toml as read first, then each file within its
+/// limit and what is left of the pack's read budget.
+struct Files {
+    manifest: Option<(Vec<u8>, bool)>,
+    budget: u64,
+}
+
+impl Files {
+    /// Reads one regular file into the pack (its bytes when it fits, else its size only).
+    fn read(&mut self, pack: &mut Pack, entry: &walkdir::DirEntry, path: &str) {
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        let mut file = PackFile {
+            path: path.to_string(),
+            size,
+            bytes: Vec::new(),
+            complete: false,
+        };
+        let kept = if entry.depth() == 1 && path == "pack.toml" {
+            self.manifest.take()
+        } else {
+            None
+        };
+        if let Some((bytes, complete)) = kept {
+            file.complete = complete;
+            file.bytes = bytes;
+        } else if size <= ONE_FILE_LIMIT && size <= self.budget {
+            match read_bounded(entry.path()) {
+                Ok(Some((bytes, complete))) => {
+                    file.complete = complete;
+                    if !complete {
+                        file.size = file.size.max(bytes.len() as u64);
+                    }
+                    file.bytes = bytes;
+                }
+                Ok(None) => {}
+                Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
+                    path: path.to_string(),
+                    message: err.to_string(),
+                    in_pack: true,
+                }),
+            }
+        }
+        self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
+        pack.index.insert(path.to_string(), pack.files.len());
+        pack.files.push(file);
+    }
 }
 
 /// Reads at most `ONE_FILE_LIMIT + 1` bytes of a regular file, never following a link and never

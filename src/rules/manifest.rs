@@ -4,7 +4,7 @@ use super::declare::declare_rules;
 use super::layout::is_name;
 use crate::core::{Diagnostic, Span};
 use crate::model::manifest::Manifest;
-use crate::model::tomlx::{self, DeValue};
+use crate::model::tomlx::{self, DeTable, DeValue};
 use crate::pack::Pack;
 
 declare_rules! {
@@ -86,39 +86,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
             "kind: must be \"theme\" for a theme pack, or absent for a pass pack".into(),
         ));
     }
-    for (k, v) in tomlx::entries(table) {
-        let key = k.get_ref().as_ref();
-        if matches!(key, "protocol" | "kind") || KEYS.contains(&key) {
-            continue;
-        }
-        let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
-        out.push(
-            Diagnostic::key(
-                &MANIFEST_UNKNOWN_KEY,
-                PATH,
-                tomlx::span_of(k),
-                format!(
-                    "unknown field `{key}`, expected one of {}",
-                    expected.join(", ")
-                ),
-            )
-            // The page's line lists five keys; `--format full` names every valid one.
-            .with_hint(crate::core::suggest::help(
-                key,
-                &[
-                    "protocol",
-                    "kind",
-                    "name",
-                    "version",
-                    "description",
-                    "authors",
-                    "license",
-                ],
-                "the keys of pack.toml",
-            )),
-        );
-        let _ = v;
-    }
+    unknown_keys(table, out);
     for &key in KEYS {
         let Some((_, v)) = tomlx::get(table, key) else {
             out.push(missing(key));
@@ -153,6 +121,42 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
         }
     }
     Some(m)
+}
+
+/// Keys other than the five and `protocol`/`kind`.
+fn unknown_keys(table: &DeTable<'_>, out: &mut Vec<Diagnostic>) {
+    for (k, _) in tomlx::entries(table) {
+        let key = k.get_ref().as_ref();
+        if matches!(key, "protocol" | "kind") || KEYS.contains(&key) {
+            continue;
+        }
+        let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
+        out.push(
+            Diagnostic::key(
+                &MANIFEST_UNKNOWN_KEY,
+                PATH,
+                tomlx::span_of(k),
+                format!(
+                    "unknown field `{key}`, expected one of {}",
+                    expected.join(", ")
+                ),
+            )
+            // The page's line lists five keys; `--format full` names every valid one.
+            .with_hint(crate::core::suggest::help(
+                key,
+                &[
+                    "protocol",
+                    "kind",
+                    "name",
+                    "version",
+                    "description",
+                    "authors",
+                    "license",
+                ],
+                "the keys of pack.toml",
+            )),
+        );
+    }
 }
 
 fn missing(key: &str) -> Diagnostic {

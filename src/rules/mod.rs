@@ -117,7 +117,7 @@ pub fn run(pack: &Pack) -> Checked {
             out.passes_parsed = all_parsed;
             prompt::check(pack, &out.passes, &mut out.diagnostics);
             persona::check(pack, &mut out.diagnostics);
-            out.cases = case::check(pack, &out.passes, &mut out.diagnostics);
+            out.cases = case::check(pack, &mut out.diagnostics);
             transcript::check(pack, &out.cases, &mut out.diagnostics);
             if out.passes_parsed {
                 unreferenced::check(pack, &out.passes, &mut out.diagnostics);

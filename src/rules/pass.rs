@@ -144,107 +144,121 @@ fn check_one(
             ));
         }
     }
-    let mut value_err = |v: &Spanned<DeValue<'_>>, span: Option<Span>, key: &str, why: String| {
-        out.push(Diagnostic::key(
+    let mut values = Values { pack, path, out };
+    for (k, v) in tomlx::entries(table) {
+        values.read(&mut def, k.get_ref().as_ref(), v);
+    }
+    def
+}
+
+/// Reads a pass file's values into a [`PassDef`], reporting each bad value where it is.
+struct Values<'a> {
+    pack: &'a Pack,
+    path: &'a str,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Values<'_> {
+    /// A `pass-value` finding on the value (or on `span`, a member of a list).
+    fn err(&mut self, v: &Spanned<DeValue<'_>>, span: Option<Span>, key: &str, why: String) {
+        self.out.push(Diagnostic::key(
             &PASS_VALUE,
-            path,
+            self.path,
             span.unwrap_or_else(|| tomlx::span_of(v)),
             format!("{key}: {why}"),
         ))
-    };
-    for (k, v) in tomlx::entries(table) {
-        let key = k.get_ref().as_ref();
+    }
+
+    fn read(&mut self, def: &mut PassDef, key: &str, v: &Spanned<DeValue<'_>>) {
         let value = v.get_ref();
         match key {
             "protocol" if value.as_str() != Some("HIPPO_V1") => {
-                value_err(v, None, key, "must be \"HIPPO_V1\"".into());
+                self.err(v, None, key, "must be \"HIPPO_V1\"".into());
             }
-            "prompt" | "reviewer" => {
-                let folder = if key == "prompt" {
-                    "prompts"
-                } else {
-                    "personas"
-                };
-                match value.as_str() {
-                    None => value_err(v, None, key, expected("a string", value)),
-                    Some(s) => {
-                        if let Some(why) = file_problem(pack, folder, s) {
-                            value_err(v, None, key, why);
-                        }
-                        if key == "prompt" {
-                            def.prompt = s.to_string();
-                            def.prompt_span = Some(tomlx::span_of(v));
-                        } else {
-                            def.reviewer = s.to_string();
-                            def.reviewer_span = Some(tomlx::span_of(v));
-                        }
-                    }
-                }
-            }
-            "reads" => match tomlx::string_list(value) {
-                Err(e) => value_err(v, None, key, e),
-                Ok(list) => {
-                    def.reads_span = Some(tomlx::span_of(v));
-                    def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
-                    if list.is_empty() {
-                        value_err(v, None, key, "must not be empty".into());
-                    }
-                    for (why, span) in members(&list, INPUTS, "input") {
-                        value_err(v, Some(span), key, why);
-                    }
-                }
-            },
+            "prompt" | "reviewer" => self.file(def, key, v),
+            "reads" => self.reads(def, v),
             "per_note" => match value.as_bool() {
                 Some(b) => def.per_note = b,
-                None => value_err(v, None, key, expected("true or false", value)),
+                None => self.err(v, None, key, expected("true or false", value)),
             },
             "input_budget_bytes" => match value {
                 DeValue::Integer(_) => match tomlx::integer(value) {
                     Some(n) if n > 0 => def.input_budget_bytes = n as u64,
-                    _ => value_err(v, None, key, "must be a positive integer".into()),
+                    _ => self.err(v, None, key, "must be a positive integer".into()),
                 },
-                other => value_err(v, None, key, expected("a positive integer", other)),
+                other => self.err(v, None, key, expected("a positive integer", other)),
             },
-            "note_types" => match tomlx::string_list(value) {
-                Err(e) => value_err(v, None, key, e),
-                Ok(list) => {
-                    def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
-                    if !(1..=5).contains(&list.len()) {
-                        value_err(
-                            v,
-                            None,
-                            key,
-                            format!("{} types, must be one to five", list.len()),
-                        );
-                    }
-                    for (why, span) in members(&list, NOTE_TYPES, "type") {
-                        value_err(v, Some(span), key, why);
-                    }
-                }
-            },
-            "note_paths" => match tomlx::string_list(value) {
-                Err(e) => value_err(v, None, key, e),
-                Ok(list) => {
-                    def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
-                    if !(1..=20).contains(&list.len()) {
-                        value_err(
-                            v,
-                            None,
-                            key,
-                            format!("{} patterns, must be one to twenty", list.len()),
-                        );
-                    }
-                    for (pattern, span) in &list {
-                        if let Some(why) = pattern_problem(pattern) {
-                            value_err(v, Some(*span), key, why);
-                        }
-                    }
-                }
-            },
+            "note_types" => self.note_types(def, v),
+            "note_paths" => self.note_paths(def, v),
             _ => {}
         }
     }
-    def
+
+    /// `prompt` or `reviewer`: a file of `prompts/` or `personas/`.
+    fn file(&mut self, def: &mut PassDef, key: &str, v: &Spanned<DeValue<'_>>) {
+        let (folder, name, span) = if key == "prompt" {
+            ("prompts", &mut def.prompt, &mut def.prompt_span)
+        } else {
+            ("personas", &mut def.reviewer, &mut def.reviewer_span)
+        };
+        let Some(s) = v.get_ref().as_str() else {
+            return self.err(v, None, key, expected("a string", v.get_ref()));
+        };
+        if let Some(why) = file_problem(self.pack, folder, s) {
+            self.err(v, None, key, why);
+        }
+        *name = s.to_string();
+        *span = Some(tomlx::span_of(v));
+    }
+
+    fn reads(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
+        let list = match tomlx::string_list(v.get_ref()) {
+            Err(e) => return self.err(v, None, "reads", e),
+            Ok(list) => list,
+        };
+        def.reads_span = Some(tomlx::span_of(v));
+        def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
+        if list.is_empty() {
+            self.err(v, None, "reads", "must not be empty".into());
+        }
+        for (why, span) in members(&list, INPUTS, "input") {
+            self.err(v, Some(span), "reads", why);
+        }
+    }
+
+    fn note_types(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
+        let key = "note_types";
+        let list = match tomlx::string_list(v.get_ref()) {
+            Err(e) => return self.err(v, None, key, e),
+            Ok(list) => list,
+        };
+        def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
+        if !(1..=5).contains(&list.len()) {
+            let why = format!("{} types, must be one to five", list.len());
+            self.err(v, None, key, why);
+        }
+        for (why, span) in members(&list, NOTE_TYPES, "type") {
+            self.err(v, Some(span), key, why);
+        }
+    }
+
+    fn note_paths(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
+        let key = "note_paths";
+        let list = match tomlx::string_list(v.get_ref()) {
+            Err(e) => return self.err(v, None, key, e),
+            Ok(list) => list,
+        };
+        def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
+        if !(1..=20).contains(&list.len()) {
+            let why = format!("{} patterns, must be one to twenty", list.len());
+            self.err(v, None, key, why);
+        }
+        for (pattern, span) in &list {
+            if let Some(why) = pattern_problem(pattern) {
+                self.err(v, Some(*span), key, why);
+            }
+        }
+    }
 }
 
 fn expected(what: &str, found: &DeValue<'_>) -> String {
@@ -298,208 +312,15 @@ pub fn pattern_problem(pattern: &str) -> Option<String> {
     }
 }
 
-/// A pack held in memory, for the unit tests of the rule families.
+/// A pack held in memory, of the given kind, for the unit tests of the rule families (built by
+/// the one in-memory builder, [`Pack::from_files`]).
 #[cfg(test)]
 pub(crate) fn test_pack(kind: Kind, files: &[(&str, &str)]) -> Pack {
-    let files: Vec<crate::pack::PackFile> = files
-        .iter()
-        .map(|(p, t)| crate::pack::PackFile {
-            path: p.to_string(),
-            size: t.len() as u64,
-            bytes: t.as_bytes().to_vec(),
-            complete: true,
-        })
-        .collect();
-    Pack {
-        dir: Default::default(),
-        kind,
-        entries: Vec::new(),
-        index: files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.path.clone(), i))
-            .collect(),
-        files,
-        skipped: Vec::new(),
-        walk_problems: Vec::new(),
-    }
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+    let mut pack = Pack::from_files(&files);
+    pack.kind = kind;
+    pack
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::pass::note_glob;
-
-    fn pack(files: &[(&str, &str)]) -> Pack {
-        test_pack(Kind::Pass, files)
-    }
-
-    const GOOD: &str = r#"protocol = "HIPPO_V1"
-prompt = "prompts/decision-log.md"
-reads = ["sessions", "notes", "turns"]
-reviewer = "personas/decision-log-reviewer.md"
-input_budget_bytes = 200000
-per_note = true
-note_paths = ["**/Decision log*.md", "**/Decisions.md"]
-"#;
-
-    fn run(pass: &str) -> (Vec<PassDef>, bool, Vec<String>) {
-        let p = pack(&[
-            ("passes/decision-log.toml", pass),
-            ("prompts/decision-log.md", "x"),
-            ("personas/decision-log-reviewer.md", "x"),
-        ]);
-        let mut out = Vec::new();
-        let (defs, ok) = check(&p, &mut out);
-        super::super::finish(&p, &mut out);
-        (defs, ok, out.iter().map(|d| d.text("")).collect())
-    }
-
-    #[test]
-    fn the_page_pass_file_is_clean_and_parsed() {
-        let (defs, ok, msgs) = run(GOOD);
-        assert!(ok);
-        assert_eq!(msgs, Vec::<String>::new());
-        let d = &defs[0];
-        assert_eq!(d.name, "decision-log");
-        assert_eq!(d.prompt, "prompts/decision-log.md");
-        assert_eq!(d.reviewer, "personas/decision-log-reviewer.md");
-        assert_eq!(d.reads, ["sessions", "notes", "turns"]);
-        assert!(d.per_note);
-        assert_eq!(d.input_budget_bytes, 200_000);
-        assert_eq!(d.note_paths.len(), 2);
-        let span = d.prompt_span.unwrap();
-        assert_eq!(&GOOD[span.start..span.end], "\"prompts/decision-log.md\"");
-    }
-
-    #[test]
-    fn the_page_broken_pass_file() {
-        let broken = GOOD.replace(
-            "per_note = true\n",
-            "per_note = true\nnote_type = \"decision\"\nnote_types = [\"diary\"]\n",
-        );
-        let (_, ok, msgs) = run(&broken);
-        assert!(ok, "a pass with bad values still parsed");
-        assert_eq!(
-            msgs,
-            [
-                "passes/decision-log.toml: unknown key note_type",
-                "passes/decision-log.toml: note_types: unknown type diary",
-            ]
-        );
-    }
-
-    #[test]
-    fn missing_keys_and_bad_values() {
-        let (defs, _, msgs) = run(
-            "protocol = \"HIPPO_V2\"\nprompt = \"prompts/nope.md\"\nreviewer = \"x.md\"\nreads = [\"notes\", \"notes\", \"diff\"]\ninput_budget_bytes = 0\nnote_types = []\nnote_paths = [\"/abs\", \"a/../b\", \"a[\", \"\"]\n",
-        );
-        for want in [
-            "passes/decision-log.toml: missing key per_note",
-            "passes/decision-log.toml: protocol: must be \"HIPPO_V1\"",
-            "passes/decision-log.toml: prompt: prompts/nope.md is not in this pack",
-            "passes/decision-log.toml: reviewer: x.md is not of the form personas/<name>.md",
-            "passes/decision-log.toml: reads: notes is listed twice",
-            "passes/decision-log.toml: reads: unknown input diff",
-            "passes/decision-log.toml: input_budget_bytes: must be a positive integer",
-            "passes/decision-log.toml: note_types: 0 types, must be one to five",
-            "passes/decision-log.toml: note_paths: /abs starts with /",
-            "passes/decision-log.toml: note_paths: a/../b has a .. component",
-            "passes/decision-log.toml: note_paths: an empty pattern",
-        ] {
-            assert!(msgs.iter().any(|m| m == want), "{want} not in {msgs:#?}");
-        }
-        assert!(
-            msgs.iter()
-                .any(|m| m
-                    .starts_with("passes/decision-log.toml: note_paths: a[ is not a valid glob: ")),
-            "{msgs:#?}"
-        );
-        assert!(
-            !msgs.iter().any(|m| m.contains("missing key reads")),
-            "reads is present"
-        );
-        // values are kept as written
-        assert_eq!(defs[0].prompt, "prompts/nope.md");
-        assert_eq!(defs[0].input_budget_bytes, DEFAULT_INPUT_BUDGET);
-    }
-
-    #[test]
-    fn wrong_types() {
-        let (_, _, msgs) = run(
-            "protocol = \"HIPPO_V1\"\nprompt = 1\nreviewer = true\nreads = \"notes\"\nper_note = \"yes\"\ninput_budget_bytes = \"big\"\nnote_types = [1]\n",
-        );
-        for want in [
-            "prompt: expected a string, found an integer",
-            "reviewer: expected a string, found a boolean",
-            "reads: expected a list of strings, found a string",
-            "per_note: expected true or false, found a string",
-            "input_budget_bytes: expected a positive integer, found a string",
-            "note_types: expected a list of strings, found an integer in it",
-        ] {
-            let want = format!("passes/decision-log.toml: {want}");
-            assert!(msgs.contains(&want), "{want} not in {msgs:#?}");
-        }
-    }
-
-    #[test]
-    fn syntax_errors_are_located_and_clear_the_flag() {
-        let (defs, ok, msgs) = run("protocol = \"HIPPO_V1\"\nreads = [\n");
-        assert!(!ok);
-        assert!(defs.is_empty());
-        assert_eq!(msgs.len(), 1);
-        assert!(
-            msgs[0] == "passes/decision-log.toml:2:10: unclosed array, expected `]`",
-            "{}",
-            msgs[0]
-        );
-    }
-
-    #[test]
-    fn reserved_names() {
-        let p = pack(&[("passes/verify.toml", GOOD)]);
-        let mut out = Vec::new();
-        check(&p, &mut out);
-        assert!(
-            out.iter()
-                .any(|d| d.text("") == "passes/verify.toml: verify is reserved for core")
-        );
-        let p = pack(&[("passes/verify-more.toml", GOOD)]);
-        let mut out = Vec::new();
-        check(&p, &mut out);
-        assert!(
-            !out.iter().any(|d| d.rule == &RESERVED_PASS_NAME),
-            "control: verify-more is not reserved"
-        );
-    }
-
-    #[test]
-    fn note_glob_semantics() {
-        let g = note_glob(&["**/Decision log*.md", "**/Decisions.md"]).unwrap();
-        assert!(g.is_match("notes/Decision log.md"));
-        assert!(g.is_match("notes/a/b/Decision log 2026.md"));
-        assert!(g.is_match("notes/Decisions.md"));
-        assert!(!g.is_match("notes/Meeting notes.md"), "control");
-        let star = note_glob(&["notes/*.md"]).unwrap();
-        assert!(star.is_match("notes/x.md"));
-        assert!(!star.is_match("notes/a/x.md"), "* does not cross a /");
-        let alt = note_glob(&["notes/{a,b}.md", "notes/[xy]?.md"]).unwrap();
-        assert!(alt.is_match("notes/b.md") && alt.is_match("notes/y1.md"));
-        assert!(!alt.is_match("notes/c.md"));
-        let e = note_glob(&["ok/*.md", "a["]).unwrap_err();
-        assert!(e.starts_with("a[ is not a valid glob: "), "{e}");
-    }
-
-    #[test]
-    fn unreadable_pass_clears_the_flag() {
-        let mut p = pack(&[("passes/a.toml", GOOD)]);
-        p.files[0].bytes = vec![0xff, 0xfe];
-        let mut out = Vec::new();
-        let (defs, ok) = check(&p, &mut out);
-        assert!(!ok && defs.is_empty());
-        assert!(
-            out.is_empty(),
-            "the text rule reports a file that is not UTF-8"
-        );
-    }
-}
+mod tests;

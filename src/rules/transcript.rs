@@ -108,8 +108,6 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
         .any(|f| f.path.ends_with(".jsonl") && f.text().is_none())
         || transcripts.iter().any(Transcript::has_unreadable_lines);
     let dir = format!("tests/{name}");
-    let case_file = format!("{dir}/case.toml");
-    let anchor = pack.file(&case_file).map(|_| case_file.clone());
     for t in &transcripts {
         for p in &t.problems {
             let rule = match p.kind {
@@ -125,7 +123,28 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
             });
         }
     }
-    // Timestamps: at least one, all within 23 hours.
+    window(&transcripts, &dir, unreadable, out);
+    // Sessions: only when case.toml could be read.
+    if let Some(case) = case.filter(|c| c.parsed) {
+        let case_file = format!("{dir}/case.toml");
+        let anchored = pack.file(&case_file).is_some();
+        let sessions = Sessions {
+            case,
+            case_file: &case_file,
+            anchored,
+            transcripts: &transcripts,
+        };
+        sessions.declared(out);
+        // A file or a line that could not be read may hold the missing turns: its error says
+        // enough.
+        if !unreadable {
+            sessions.with_turns(&dir, out);
+        }
+    }
+}
+
+/// Timestamps: at least one, all within 23 hours.
+fn window(transcripts: &[Transcript], dir: &str, unreadable: bool, out: &mut Vec<Diagnostic>) {
     let stamps = transcripts.iter().flat_map(|t| {
         t.timestamps
             .iter()
@@ -143,7 +162,7 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
                 out.push(
                     Diagnostic::file(
                         &TRANSCRIPT_WINDOW,
-                        &dir,
+                        dir,
                         format!(
                             "timestamps span {}, over the 23-hour window",
                             hours_minutes(span)
@@ -156,61 +175,70 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
         _ if !transcripts.is_empty() && !any_bad_stamp && !unreadable => out.push(
             Diagnostic::file(
                 &TRANSCRIPT_TIMESTAMP,
-                &dir,
+                dir,
                 "no record of the case's transcripts has a timestamp",
             )
             .pointing_at(transcripts.first().map(|t| t.path.clone()), None),
         ),
         _ => {}
     }
-    // Sessions: only when case.toml could be read.
-    let Some(case) = case.filter(|c| c.parsed) else {
-        return;
-    };
-    for t in &transcripts {
-        for r in &t.sessions {
-            match case.sessions.iter().find(|s| s.id == r.id) {
-                None => out.push(Diagnostic::line(
-                    &TRANSCRIPT_SESSION,
-                    &t.path,
-                    r.span,
-                    format!("session {} is not declared in {case_file}", r.id),
-                )),
-                Some(s) if s.tool != r.tool => out.push(Diagnostic::line(
-                    &TRANSCRIPT_SESSION,
-                    &t.path,
-                    r.span,
-                    format!(
+}
+
+/// The sessions of a case that case.toml declares, against those its transcripts hold.
+struct Sessions<'a> {
+    case: &'a CaseDef,
+    case_file: &'a str,
+    /// Whether case.toml is in the pack (a finding on it points at it).
+    anchored: bool,
+    transcripts: &'a [Transcript],
+}
+
+impl Sessions<'_> {
+    /// Every session a transcript names is declared, with the transcript's tool.
+    fn declared(&self, out: &mut Vec<Diagnostic>) {
+        for t in self.transcripts {
+            for r in &t.sessions {
+                let message = match self.case.sessions.iter().find(|s| s.id == r.id) {
+                    None => format!("session {} is not declared in {}", r.id, self.case_file),
+                    Some(s) if s.tool != r.tool => format!(
                         "session {} is declared with tool = \"{}\" but this is {}",
                         r.id,
                         s.tool.as_str(),
                         r.tool.format_name()
                     ),
-                )),
-                Some(_) => {}
+                    Some(_) => continue,
+                };
+                out.push(Diagnostic::line(
+                    &TRANSCRIPT_SESSION,
+                    &t.path,
+                    r.span,
+                    message,
+                ));
             }
         }
     }
-    // A file or a line that could not be read may hold the missing turns: its error says enough.
-    if unreadable {
-        return;
-    }
-    for s in &case.sessions {
-        let has_turns = transcripts
-            .iter()
-            .flat_map(|t| &t.turns)
-            .any(|turn| turn.session == s.id);
-        if !has_turns {
-            let d = Diagnostic::key(
-                &TRANSCRIPT_SESSION,
-                &case_file,
-                s.span,
-                format!("session {} has no turns in {dir}/transcripts/", s.id),
-            );
-            out.push(match &anchor {
-                Some(_) => d,
-                None => d.pointing_at(None, None),
-            });
+
+    /// Every declared session has turns.
+    fn with_turns(&self, dir: &str, out: &mut Vec<Diagnostic>) {
+        for s in &self.case.sessions {
+            let has_turns = self
+                .transcripts
+                .iter()
+                .flat_map(|t| &t.turns)
+                .any(|turn| turn.session == s.id);
+            if !has_turns {
+                let d = Diagnostic::key(
+                    &TRANSCRIPT_SESSION,
+                    self.case_file,
+                    s.span,
+                    format!("session {} has no turns in {dir}/transcripts/", s.id),
+                );
+                out.push(if self.anchored {
+                    d
+                } else {
+                    d.pointing_at(None, None)
+                });
+            }
         }
     }
 }
@@ -249,7 +277,7 @@ tool = "codex"
         all.extend_from_slice(files);
         let pack = case::tests::pack_of(&all);
         let mut out = Vec::new();
-        let cases = case::check(&pack, &[], &mut out);
+        let cases = case::check(&pack, &mut out);
         assert!(out.is_empty());
         check(&pack, &cases, &mut out);
         crate::rules::finish(&pack, &mut out);

@@ -65,9 +65,10 @@ mod tests {
         assert_eq!(
             got,
             [
-                "prompts/b.md: not referenced by any pass",
                 "personas/b.md: not referenced by any pass",
-            ]
+                "prompts/b.md: not referenced by any pass",
+            ],
+            "in path order, as the walk gives the files"
         );
         // A persona named as a prompt does not count as referenced as a persona.
         let crossed = PassDef {

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -46,15 +46,39 @@ impl Server {
     /// `handler(request, n)` answers; `n` counts earlier requests with the same method and
     /// path.
     pub fn start(handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::start_with(None, handler)
+    }
+
+    /// The same over TLS with `config` (the URL is `https://127.0.0.1:<port>`).
+    pub fn start_tls(
+        config: Arc<rustls::ServerConfig>,
+        handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
+        Server::start_with(Some(config), handler)
+    }
+
+    fn start_with(
+        tls: Option<Arc<rustls::ServerConfig>>,
+        handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr().unwrap());
         let seen = Arc::new(Mutex::new(Vec::new()));
         let handler: Arc<Handler> = Arc::new(handler);
         let (s, base) = (seen.clone(), url.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (s, h, base) = (s.clone(), handler.clone(), base.clone());
-                std::thread::spawn(move || serve(stream, &s, &*h, &base));
+                let (s, h, base, tls) = (s.clone(), handler.clone(), base.clone(), tls.clone());
+                std::thread::spawn(move || match tls {
+                    None => serve(stream, &s, &*h, &base),
+                    Some(cfg) => {
+                        let Ok(conn) = rustls::ServerConnection::new(cfg) else {
+                            return;
+                        };
+                        serve(rustls::StreamOwned::new(conn, stream), &s, &*h, &base)
+                    }
+                });
             }
         });
         Server { url, seen }
@@ -72,9 +96,8 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler, base: &str) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut out = stream;
+fn serve<S: Read + Write>(stream: S, seen: &Mutex<Vec<Request>>, handler: &Handler, base: &str) {
+    let mut reader = BufReader::new(stream);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -138,7 +161,11 @@ fn serve(stream: TcpStream, seen: &Mutex<Vec<Request>>, handler: &Handler, base:
             head.push_str(&format!("{k}: {}\r\n", v.replace("{base}", base)));
         }
         head.push_str("\r\n");
-        if out.write_all(head.as_bytes()).is_err() || out.write_all(body.as_bytes()).is_err() {
+        let out = reader.get_mut();
+        if out.write_all(head.as_bytes()).is_err()
+            || out.write_all(body.as_bytes()).is_err()
+            || out.flush().is_err()
+        {
             return;
         }
     }

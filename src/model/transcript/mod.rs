@@ -11,6 +11,7 @@ mod turn;
 
 use crate::core::Span;
 use record::{Line, Payload, Record, Scalar};
+pub use turn::Role;
 use turn::TurnText;
 
 /// The first line every transcript of a pack must have, to mark it as invented.
@@ -45,25 +46,6 @@ impl Tool {
         match self {
             Tool::ClaudeCode => "a Claude Code record",
             Tool::Codex => "a Codex rollout record",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    User,
-    Assistant,
-    /// A turn whose blocks are all tool results (or a Codex `function_call_output`).
-    Tool,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
         }
     }
 }

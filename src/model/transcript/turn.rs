@@ -1,10 +1,29 @@
 //! Turns from records: what the model reads of a Claude Code `user`/`assistant` record or a
 //! Codex `response_item`, or why the record has the wrong shape.
 
-use super::Role;
 use super::record::{Block, Content, Payload, Scalar, json_type};
 use serde_json::Value;
 use std::borrow::Cow;
+
+/// Who speaks in a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    /// A turn whose blocks are all tool results (or a Codex `function_call_output`).
+    Tool,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
 
 /// A turn's role, its text and its own text (without tool output).
 pub(super) type TurnText = (Role, String, String);
