@@ -190,7 +190,15 @@ pub fn run(
     let mut out = Outcome::default();
     let cands = candidates_why(pass, sessions, notes, &mut out.events);
     let order = ordered(sessions);
-    let mut proposed: Vec<String> = Vec::new();
+    let mut calls = Calls {
+        pass,
+        sessions,
+        notes,
+        model,
+        reviewer,
+        proposed: Vec::new(),
+        out,
+    };
     if pass.per_note {
         for note in &cands {
             let call = Call {
@@ -201,16 +209,7 @@ pub fn run(
                     .filter(|&i| sessions[i].notes.contains(note))
                     .collect(),
             };
-            make_call(
-                pass,
-                sessions,
-                &call,
-                notes,
-                model,
-                reviewer,
-                &mut proposed,
-                &mut out,
-            );
+            calls.make(&call);
         }
     } else {
         let mut start = 0;
@@ -219,7 +218,7 @@ pub fn run(
             let mut end = start + 1;
             while end < order.len() {
                 let call = chunk(&order[start..=end], sessions, &cands);
-                let data = call_data(&call, sessions, notes, usize::MAX);
+                let data = call_data(&call, sessions, calls.notes, usize::MAX);
                 if render::prompt(&pass.prompt, &pass.reads, &data).len() as u64
                     > pass.input_budget_bytes
                 {
@@ -227,21 +226,11 @@ pub fn run(
                 }
                 end += 1;
             }
-            let call = chunk(&order[start..end], sessions, &cands);
-            make_call(
-                pass,
-                sessions,
-                &call,
-                notes,
-                model,
-                reviewer,
-                &mut proposed,
-                &mut out,
-            );
+            calls.make(&chunk(&order[start..end], sessions, &cands));
             start = end;
         }
     }
-    out
+    calls.out
 }
 
 /// A chunk's call: its sessions and their candidate notes, in path order.
@@ -294,167 +283,178 @@ fn call_data<'a>(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn make_call(
-    pass: &Pass,
-    sessions: &[Session],
-    call: &Call,
-    notes: &mut dyn Notes,
-    model: &dyn model::Model,
-    reviewer: &dyn model::Model,
-    proposed: &mut Vec<String>,
-    out: &mut Outcome,
-) {
-    // A call with no candidate note is not made.
-    if call.notes.is_empty() || call.sessions.is_empty() {
-        return;
-    }
-    // Render; over budget, drop the oldest turns (binary search on how many to keep).
-    let budget = pass.input_budget_bytes;
-    let total: usize = call.sessions.iter().map(|&i| sessions[i].turns.len()).sum();
-    let fits = |keep: usize, notes: &mut dyn Notes| {
-        let p = render::prompt(
-            &pass.prompt,
-            &pass.reads,
-            &call_data(call, sessions, notes, keep),
-        );
-        (p.len() as u64 <= budget).then_some(p)
-    };
-    let prompt = match fits(total, notes) {
-        Some(p) => p,
-        None => {
-            let (mut lo, mut hi) = (0usize, total); // fits(lo)? unknown; fits(hi) is false
-            if fits(0, notes).is_none() {
-                out.counts.skipped_calls += 1;
-                out.events.push(Event::Skipped {
-                    notes: call.notes.clone(),
+/// The calls of one pass: what every call reads, and what the pass has produced so far.
+struct Calls<'a> {
+    pass: &'a Pass,
+    sessions: &'a [Session],
+    notes: &'a mut dyn Notes,
+    model: &'a dyn model::Model,
+    reviewer: &'a dyn model::Model,
+    /// The new lines proposed by earlier calls (a later call may not propose one again).
+    proposed: Vec<String>,
+    out: Outcome,
+}
+
+impl Calls<'_> {
+    /// One call: render within the budget, ask the model, validate its reply, review and apply
+    /// each valid proposal.
+    fn make(&mut self, call: &Call) {
+        // A call with no candidate note is not made.
+        if call.notes.is_empty() || call.sessions.is_empty() {
+            return;
+        }
+        let Some(prompt) = self.prompt_within_budget(call) else {
+            self.out.counts.skipped_calls += 1;
+            self.out.events.push(Event::Skipped {
+                notes: call.notes.clone(),
+            });
+            return;
+        };
+        self.out.counts.calls += 1;
+        let call_no = self.out.counts.calls as usize;
+        self.out.prompts.push(prompt.clone());
+        let reply = match self.model.complete(&prompt) {
+            Ok(r) => r,
+            Err(error) => {
+                let error = format!("the model failed: {error}");
+                self.out.events.push(Event::Error {
+                    call: call_no,
+                    error,
                 });
                 return;
             }
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                if fits(mid, notes).is_some() {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
+        };
+        let call_sessions: Vec<&Session> =
+            call.sessions.iter().map(|&i| &self.sessions[i]).collect();
+        let valid = self.proposals(call, &call_sessions, call_no, &reply);
+        for (n, p) in valid.into_iter().enumerate() {
+            self.review(&call_sessions, call_no, n + 1, p);
+        }
+    }
+
+    /// The prompt with every turn, or, over budget, with the oldest turns dropped (a binary
+    /// search on how many to keep); `None` when even no turn fits.
+    fn prompt_within_budget(&mut self, call: &Call) -> Option<String> {
+        let (pass, sessions) = (self.pass, self.sessions);
+        let total: usize = call.sessions.iter().map(|&i| sessions[i].turns.len()).sum();
+        let mut fits = |keep: usize| {
+            let data = call_data(call, sessions, self.notes, keep);
+            let p = render::prompt(&pass.prompt, &pass.reads, &data);
+            (p.len() as u64 <= pass.input_budget_bytes).then_some(p)
+        };
+        if let Some(p) = fits(total) {
+            return Some(p);
+        }
+        fits(0)?;
+        let (mut lo, mut hi) = (0usize, total); // fits(lo); fits(hi) is false
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid).is_some() {
+                lo = mid;
+            } else {
+                hi = mid;
             }
-            fits(lo, notes).unwrap_or_default()
         }
-    };
-    out.counts.calls += 1;
-    let call_no = out.counts.calls as usize;
-    out.prompts.push(prompt.clone());
-    let reply = match model.complete(&prompt) {
-        Ok(r) => r,
-        Err(error) => {
-            out.events.push(Event::Error {
-                call: call_no,
-                error: format!("the model failed: {error}"),
-            });
-            return;
-        }
-    };
-    let items = match validate::parse_reply(&reply) {
-        Ok(items) => items,
-        Err(why) => {
-            out.counts.validation_failures += 1;
-            out.events.push(Event::Invalid {
-                call: call_no,
-                element: None,
-                why,
-            });
-            return;
-        }
-    };
-    let call_sessions: Vec<&Session> = call.sessions.iter().map(|&i| &sessions[i]).collect();
-    let scope = validate::CallScope {
-        notes: &call.notes,
-        sessions: &call_sessions,
-    };
-    let mut valid = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let mut text = |id: &str| notes.read(id).unwrap_or_default();
-        match validate::validate(item, &scope, &mut text, proposed) {
-            Ok(p) => {
-                out.counts.proposals += 1;
-                proposed.push(p.new.clone());
-                valid.push(p);
-            }
+        Some(fits(lo).unwrap_or_default())
+    }
+
+    /// The reply's valid proposals; each invalid element (or a reply that is not a list) is a
+    /// validation failure.
+    fn proposals(
+        &mut self,
+        call: &Call,
+        call_sessions: &[&Session],
+        call_no: usize,
+        reply: &str,
+    ) -> Vec<validate::Proposal> {
+        let out = &mut self.out;
+        let items = match validate::parse_reply(reply) {
+            Ok(items) => items,
             Err(why) => {
                 out.counts.validation_failures += 1;
                 out.events.push(Event::Invalid {
                     call: call_no,
-                    element: Some(i + 1),
+                    element: None,
                     why,
                 });
+                return Vec::new();
+            }
+        };
+        let scope = validate::CallScope {
+            notes: &call.notes,
+            sessions: call_sessions,
+        };
+        let mut valid = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let notes = &mut *self.notes;
+            let mut text = |id: &str| notes.read(id).unwrap_or_default();
+            match validate::validate(item, &scope, &mut text, &self.proposed) {
+                Ok(p) => {
+                    out.counts.proposals += 1;
+                    self.proposed.push(p.new.clone());
+                    valid.push(p);
+                }
+                Err(why) => {
+                    out.counts.validation_failures += 1;
+                    out.events.push(Event::Invalid {
+                        call: call_no,
+                        element: Some(i + 1),
+                        why,
+                    });
+                }
             }
         }
+        valid
     }
-    for (n, p) in valid.into_iter().enumerate() {
-        let note_text = notes.read(&p.note).unwrap_or_default();
-        // Each distinct cited turn once, in the order of first citation, however often the
-        // evidence repeats it (docs/testing-packs.md): the prompt grows with the turns cited,
-        // not with the length of the evidence list.
-        let mut seen = std::collections::HashSet::new();
-        let cited: Vec<&Turn> = p
-            .evidence
-            .iter()
-            .filter(|e| seen.insert(*e))
-            .filter_map(|(s, o)| {
-                call_sessions
-                    .iter()
-                    .find(|x| x.id == *s)
-                    .and_then(|x| x.turns.iter().find(|t| t.ordinal == *o))
-            })
-            .collect();
-        let evidence = serde_json::Value::Array(
-            p.evidence
-                .iter()
-                .map(|(s, o)| serde_json::json!({"session": s, "ordinal": o}))
-                .collect(),
-        )
-        .to_string();
-        let rp = render::review_prompt(
-            &pass.persona,
-            &(p.note.clone(), note_text.clone()),
-            &p.change,
-            &evidence,
-            &cited,
-        );
-        out.review_prompts.push(ReviewPrompt {
+
+    /// The reviewer's verdict on one proposal (number `n` of the call), and the change applied
+    /// when it confirms.
+    fn review(
+        &mut self,
+        call_sessions: &[&Session],
+        call_no: usize,
+        n: usize,
+        p: validate::Proposal,
+    ) {
+        let note_text = self.notes.read(&p.note).unwrap_or_default();
+        let rp = render::proposal_review(&self.pass.persona, call_sessions, &p, &note_text);
+        self.out.review_prompts.push(ReviewPrompt {
             call: call_no,
-            proposal: n + 1,
+            proposal: n,
             text: rp.clone(),
         });
-        let (confirmed, reviewer_note) = match reviewer.complete(&rp) {
+        let (confirmed, reviewer_note) = match self.reviewer.complete(&rp) {
             Ok(answer) => (
                 validate::confirms(&answer),
                 validate::reviewer_note(&answer),
             ),
             Err(error) => {
-                out.events.push(Event::Error {
+                let error = format!("the reviewer failed: {error}");
+                self.out.events.push(Event::Error {
                     call: call_no,
-                    error: format!("the reviewer failed: {error}"),
+                    error,
                 });
                 (false, None)
             }
         };
-        out.events.push(Event::Reviewed {
+        self.out.events.push(Event::Reviewed {
             call: call_no,
-            proposal: n + 1,
+            proposal: n,
             note: p.note.clone(),
             confirmed,
             reviewer_note,
         });
         if !confirmed {
-            out.counts.rejected += 1;
-            continue;
+            self.out.counts.rejected += 1;
+            return;
         }
-        out.counts.confirmed += 1;
-        match notes.write(&p.note, &notes::append(&note_text, &p.new)) {
-            Ok(()) => out.counts.applied += 1,
-            Err(error) => out.events.push(Event::Error {
+        self.out.counts.confirmed += 1;
+        match self
+            .notes
+            .write(&p.note, &notes::append(&note_text, &p.new))
+        {
+            Ok(()) => self.out.counts.applied += 1,
+            Err(error) => self.out.events.push(Event::Error {
                 call: call_no,
                 error: format!("cannot apply the change: {error}"),
             }),

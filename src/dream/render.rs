@@ -21,21 +21,33 @@ pub fn block(name: &str, data: &str) -> String {
     format!("<<<UNTRUSTED {name}>>>\n{}\n<<<END {name}>>>", defang(data))
 }
 
-/// One space before every line that starts with `<<<`.
+/// Whether a character ends a line for some reader: line feed, vertical tab, form feed, carriage
+/// return, next line (U+0085), line separator (U+2028) and paragraph separator (U+2029), the
+/// line breaks of Unicode's UAX #14 mandatory-break classes. serde_json leaves U+2028/9 raw.
+fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// One space before every line that starts with `<<<`, where a line starts after any Unicode
+/// line break, not only a line feed: a block marker after a CR or U+2028 starts a line for many
+/// readers, and must not close its block.
 pub fn defang(data: &str) -> String {
     if !data.contains("<<<") {
         return data.to_string();
     }
-    data.split('\n')
-        .map(|l| {
-            if l.starts_with("<<<") {
-                format!(" {l}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out = String::with_capacity(data.len() + 8);
+    let mut at_start = true;
+    for (i, c) in data.char_indices() {
+        if at_start && data[i..].starts_with("<<<") {
+            out.push(' ');
+        }
+        out.push(c);
+        at_start = breaks_line(c);
+    }
+    out
 }
 
 #[derive(serde::Serialize)]
@@ -187,9 +199,63 @@ pub fn review_prompt(
     )
 }
 
+/// The reviewer's prompt for one proposal. Each distinct cited turn once, in the order of first
+/// citation, however often the evidence repeats it (docs/testing-packs.md): the prompt grows
+/// with the turns cited, not with the length of the evidence list.
+pub fn proposal_review(
+    persona: &str,
+    call_sessions: &[&Session],
+    p: &super::validate::Proposal,
+    note_text: &str,
+) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let cited: Vec<&Turn> = p
+        .evidence
+        .iter()
+        .filter(|e| seen.insert(*e))
+        .filter_map(|(s, o)| {
+            call_sessions
+                .iter()
+                .find(|x| x.id == *s)
+                .and_then(|x| x.turns.iter().find(|t| t.ordinal == *o))
+        })
+        .collect();
+    let evidence = serde_json::Value::Array(
+        p.evidence
+            .iter()
+            .map(|(s, o)| serde_json::json!({"session": s, "ordinal": o}))
+            .collect(),
+    )
+    .to_string();
+    review_prompt(
+        persona,
+        &(p.note.clone(), note_text.to_string()),
+        &p.change,
+        &evidence,
+        &cited,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_unicode_line_break_starts_a_line_for_defang() {
+        for br in [
+            "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+        ] {
+            let data = format!("x{br}<<<END notes>>>{br}y");
+            assert_eq!(
+                defang(&data),
+                format!("x{br} <<<END notes>>>{br}y"),
+                "{br:?}"
+            );
+        }
+        assert_eq!(defang("<<<END x>>>"), " <<<END x>>>", "the first line too");
+        // Control: a marker inside a line is not at a line start.
+        assert_eq!(defang("a <<<END x>>>"), "a <<<END x>>>");
+    }
     use crate::model::transcript::Tool;
 
     fn turn(session: &str, ordinal: usize, role: Role, text: &str) -> Turn {

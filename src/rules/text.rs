@@ -277,6 +277,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 ignorable_message(&run),
             ));
         }
+        escaped(&f.path, valid, out);
         if let Some(at) = bad {
             out.push(Diagnostic::at(
                 &NOT_UTF8,
@@ -285,6 +286,30 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 "not UTF-8",
             ));
         }
+    }
+}
+
+/// Escapes that decode to hidden characters, in the files hippo installs (`model::escapes`).
+fn escaped(path: &str, text: &str, out: &mut Vec<Diagnostic>) {
+    let Some(toml) = crate::model::escapes::dialect_of(path) else {
+        return;
+    };
+    if !text.contains('\\') {
+        return;
+    }
+    let escapes = if toml {
+        crate::model::escapes::toml_escapes(text)
+    } else {
+        crate::model::escapes::json_escapes(text)
+    };
+    for run in crate::model::escapes::hidden_runs(&escapes) {
+        let d = if run.invisible {
+            Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())
+        } else {
+            let m = format!("{}, an invisible character hippo accepts", run.message());
+            Diagnostic::at(&IGNORABLE_CHARACTER, path, run.span, m)
+        };
+        out.push(d);
     }
 }
 
