@@ -1,25 +1,36 @@
 #!/usr/bin/env python3
-"""Registry-scale benchmark for hippo-packs (issue 7). Not a test: it prints figures.
+"""Registry-scale benchmark for hippo-packs. Not a test: it prints figures, in one table, so the
+next change can be compared with this one (docs/performance.md says how to read them).
 
-Generates registries with shared/bench/gen_registry.py, then runs the commands below in PAIRED
-rounds (each round runs every command once, in turn, so machine noise hits all of them alike) and
-prints, per ratio, min / median / max over the rounds:
+Generates registries with shared/bench/gen_registry.py (under --work, never in the repository),
+then, for each registry size, runs `cat` of every file of the registry, `hippo-packs check` and
+`hippo-packs test` over every pack in PAIRED rounds (each round runs the three once, in turn, so
+the machine's noise hits all of them alike) and prints medians over the rounds:
 
-  check  : hippo-packs check packs/*        vs  cat of the same files     (target <= 1.5x)
-  test   : hippo-packs test packs/*         vs  cat of the same files     (target <= 3x)
-  secrets: hippo-packs check packs/*        vs  ripsecrets over the tree  (target < 1x)
-  memory : peak RSS of check over 2,000 packs vs 500 packs               (target <= 1.2x)
-  small  : one small pack checked, milliseconds (process start dominates)
+  wall / cat      the command's wall time over cat's, in the same round
+  CPU / cat CPU   user + system time over cat's
+  peak RSS        the command's own peak resident memory (/usr/bin/time %M)
 
-usage: scripts/bench.py [--packs 500] [--big 2000] [--rounds 15] [--bin target/release/hippo-packs]
-                        [--work /tmp/hippo-bench] [--no-build]
+then runs `hippo-packs ci` (check, test, SARIF, job summary, outputs; no upload) on each
+--ci-sizes registry and prints its wall and CPU time, peak RSS, SARIF size (plain and gzipped)
+and result count, and extrapolates them linearly to --extrapolate packs against GitHub's limits
+for one SARIF upload (10 MB gzipped, 25,000 results).
+
+With --before BIN it also runs check and test of every registry with BIN and says whether the
+standard output and exit code are byte-identical.
+
+usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
+                        [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
+                        [--no-build] [--no-ci]
 """
 import argparse
+import gzip
+import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,116 +38,211 @@ ROOT = Path(__file__).resolve().parent.parent
 GEN_CANDIDATES = [ROOT.parent / "shared", ROOT.parent.parent / "shared", Path("/work/shared")]
 GEN = next((c / "bench" / "gen_registry.py" for c in GEN_CANDIDATES if (c / "bench" / "gen_registry.py").exists()),
            GEN_CANDIDATES[0] / "bench" / "gen_registry.py")
+TIME = "/usr/bin/time"
+SARIF_GZ_LIMIT = 10 * 1000 * 1000  # bytes, gzipped, per upload
+SARIF_RESULTS_LIMIT = 25_000  # results per run
 
 
-def run_timed(cmd, cwd, stdin=None):
-    """Wall time and peak RSS (KiB) of one run; output discarded."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    dt = time.perf_counter() - t0
-    code = os.waitstatus_to_exitcode(status)
-    return dt, usage.ru_maxrss, code
+class Run:
+    """One run of a command: wall seconds, CPU seconds (user + system, children included), peak
+    RSS in KiB, exit code."""
+
+    def __init__(self, wall, cpu, rss, code):
+        self.wall, self.cpu, self.rss, self.code = wall, cpu, rss, code
 
 
-def peak_rss_kib(cmd, cwd):
-    """Peak RSS of one run, measured by /usr/bin/time (Debian's `time` package): a child forked
-    from this Python process would count Python's own pages in its ru_maxrss until it execs."""
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
-    return int(r.stderr.strip().splitlines()[-1])
-
-
-def stats(xs):
-    return min(xs), statistics.median(xs), max(xs)
-
-
-def fmt(label, xs, unit="x", target=None):
-    lo, med, hi = stats(xs)
-    verdict = ""
-    if target is not None:
-        verdict = "  MET" if med <= target else "  NOT MET"
-        verdict = f"  (target <= {target}{unit}){verdict}"
-    print(f"{label:<44} min {lo:8.3f}{unit}  median {med:8.3f}{unit}  max {hi:8.3f}{unit}{verdict}")
-    return med
+def measure(cmd, cwd, env=None, stdout=subprocess.DEVNULL):
+    """Runs `cmd` under /usr/bin/time: the peak RSS is the command's own (a child forked from
+    this Python process would count Python's pages until it execs); CPU comes from wait4, which
+    counts every process the command waited for (xargs' cats)."""
+    with tempfile.NamedTemporaryFile() as rss_file:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([TIME, "-o", rss_file.name, "-f", "%M", *cmd], cwd=cwd, env=env,
+                             stdout=stdout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        text = Path(rss_file.name).read_text().split()
+    rss = int(text[-1]) if text and text[-1].isdigit() else 0
+    return Run(wall, usage.ru_utime + usage.ru_stime, rss, os.waitstatus_to_exitcode(status))
 
 
 def generate(work, n):
     out = work / f"reg{n}"
     if not (out / "packs").is_dir():
+        print(f"generating {n} packs in {out} ...", file=sys.stderr)
         subprocess.run([sys.executable, str(GEN), str(out), "--packs", str(n)], check=True,
                        stdout=subprocess.DEVNULL)
     packs = sorted(str(p.relative_to(out)) for p in (out / "packs").iterdir() if p.is_dir())
-    files = sorted(str(p.relative_to(out)) for p in (out / "packs").rglob("*") if p.is_file())
-    (out / "files.txt").write_text("\0".join(files))
-    return out, packs, files
+    listing = out / "files.txt"
+    if not listing.exists():
+        files = sorted(str(p.relative_to(out)) for p in (out / "packs").rglob("*") if p.is_file())
+        listing.write_text("\0".join(files))
+    nfiles = listing.read_text().count("\0") + 1
+    return out, packs, nfiles
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def registry_row(a, work, n):
+    reg, packs, nfiles = generate(work, n)
+    cmds = {
+        # Every file of the registry to one cat (xargs splits the list only where the kernel's
+        # argument limit forces it).
+        "cat": ["xargs", "-0", "-a", "files.txt", "cat"],
+        "check": [a.bin, "check", *packs],
+        "test": [a.bin, "test", *packs],
+    }
+    for c in cmds.values():  # warm-up: the page cache
+        measure(c, reg)
+    runs = {k: [] for k in cmds}
+    for _ in range(a.pairs):
+        for k, c in cmds.items():
+            runs[k].append(measure(c, reg))
+    ratio = lambda k, f: med([f(x) / f(c) for x, c in zip(runs[k], runs["cat"])])
+    row = {
+        "packs": n, "files": nfiles,
+        "cat_wall": med([r.wall for r in runs["cat"]]), "cat_cpu": med([r.cpu for r in runs["cat"]]),
+        "check_wall": med([r.wall for r in runs["check"]]), "test_wall": med([r.wall for r in runs["test"]]),
+        "check_wall_x": ratio("check", lambda r: r.wall), "check_cpu_x": ratio("check", lambda r: r.cpu),
+        "test_wall_x": ratio("test", lambda r: r.wall), "test_cpu_x": ratio("test", lambda r: r.cpu),
+        "check_rss": med([r.rss for r in runs["check"]]) / 1024,
+        "test_rss": med([r.rss for r in runs["test"]]) / 1024,
+        "codes": {k: runs[k][-1].code for k in cmds},
+    }
+    if a.before:
+        row["identical"] = identical(a, reg, packs)
+    return row
+
+
+def identical(a, reg, packs):
+    """Whether check and test print the same bytes and exit alike with --before and --bin."""
+    same = []
+    for cmd in ("check", "test"):
+        outs = [subprocess.run([b, cmd, *packs], cwd=reg, capture_output=True) for b in (a.before, a.bin)]
+        same.append(outs[0].stdout == outs[1].stdout and outs[0].returncode == outs[1].returncode)
+    return "yes" if all(same) else "NO (" + ", ".join(c for c, s in zip(("check", "test"), same) if not s) + ")"
+
+
+def ci_row(a, work, n):
+    reg, packs, nfiles = generate(work, n)
+    rounds = 1 if n > 5000 else 3
+    runs, sarif_bytes, sarif_gz, results = [], 0, 0, 0
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as t:
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))}
+            env.update(GITHUB_STEP_SUMMARY=f"{t}/summary.md", GITHUB_OUTPUT=f"{t}/output")
+            sarif = Path(t) / "out.sarif"
+            runs.append(measure([a.bin, "ci", "packs", "--upload", "false", "--scope", "all",
+                                 "--sarif-file", str(sarif)], reg, env=env))
+            data = sarif.read_bytes() if sarif.exists() else b""
+            sarif_bytes, sarif_gz = len(data), len(gzip.compress(data, 6))
+            try:
+                results = sum(len(r.get("results", [])) for r in json.loads(data)["runs"])
+            except (ValueError, KeyError):
+                results = -1
+    return {"packs": n, "files": nfiles, "wall": med([r.wall for r in runs]),
+            "cpu": med([r.cpu for r in runs]), "rss": med([r.rss for r in runs]) / 1024,
+            "sarif": sarif_bytes, "sarif_gz": sarif_gz, "results": results, "code": runs[-1].code}
+
+
+def fit(xs, ys, at):
+    """Least-squares line through the points, read at `at`."""
+    if len(xs) < 2:
+        return ys[0] * at / xs[0] if xs else float("nan")
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return my + slope * (at - mx)
+
+
+def print_registry(rows, a):
+    print(f"\n## check and test vs one cat of the same files ({a.pairs} paired rounds, medians; {os.cpu_count()} cores)\n")
+    head = ["packs", "files", "cat s", "check s", "check wall/cat", "check CPU/cat CPU", "check RSS MiB",
+            "test s", "test wall/cat", "test CPU/cat CPU", "test RSS MiB"]
+    if a.before:
+        head.append("output = --before")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        cells = [f"{r['packs']:,}", f"{r['files']:,}", f"{r['cat_wall']:.3f}", f"{r['check_wall']:.3f}",
+                 f"{r['check_wall_x']:.2f}x", f"{r['check_cpu_x']:.2f}x", f"{r['check_rss']:.1f}",
+                 f"{r['test_wall']:.3f}", f"{r['test_wall_x']:.2f}x", f"{r['test_cpu_x']:.2f}x", f"{r['test_rss']:.1f}"]
+        if a.before:
+            cells.append(r["identical"])
+        print("| " + " | ".join(cells) + " |")
+    print(f"\nexit codes (last round): " + "; ".join(f"{r['packs']}: {r['codes']}" for r in rows))
+
+
+def print_ci(rows, a):
+    print(f"\n## ci (check, test, SARIF, job summary, outputs; no upload)\n")
+    print("| packs | files | wall s | CPU s | peak RSS MiB | SARIF bytes | SARIF gzipped | results | exit |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['packs']:,} | {r['files']:,} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['rss']:.1f} | "
+              f"{r['sarif']:,} | {r['sarif_gz']:,} | {r['results']:,} | {r['code']} |")
+    if not rows:
+        return
+    xs = [r["packs"] for r in rows]
+    at = a.extrapolate
+    est = {k: fit(xs, [r[k] for r in rows], at) for k in ("wall", "cpu", "rss", "sarif_gz", "results")}
+    print(f"| {at:,} (fit) | | {est['wall']:.1f} | {est['cpu']:.1f} | {est['rss']:.0f} | | {est['sarif_gz']:,.0f} | "
+          f"{est['results']:,.0f} | |")
+    per_pack_results = rows[-1]["results"] / rows[-1]["packs"]
+    per_pack_gz = rows[-1]["sarif_gz"] / rows[-1]["packs"]
+    cap_results = SARIF_RESULTS_LIMIT / per_pack_results if per_pack_results > 0 else float("inf")
+    cap_gz = SARIF_GZ_LIMIT / per_pack_gz if per_pack_gz > 0 else float("inf")
+    print(f"\none upload holds at most {SARIF_RESULTS_LIMIT:,} results and {SARIF_GZ_LIMIT / 1e6:.0f} MB gzipped: "
+          f"at {per_pack_results:.3f} results and {per_pack_gz:,.0f} gzipped bytes per pack, that is "
+          f"{cap_results:,.0f} packs by results, {cap_gz:,.0f} packs by size")
+    print(f"target: {at:,} packs in under 60 s and 200 MiB: "
+          f"{'MET' if est['wall'] < 60 and est['rss'] < 200 else 'NOT MET'} (fit: {est['wall']:.1f} s, {est['rss']:.0f} MiB)")
+
+
+def print_targets(rows):
+    if not rows:
+        return
+    small, big = rows[0], rows[-1]
+    flat = big["test_rss"] / small["test_rss"] if small["test_rss"] else float("nan")
+    checks = [
+        (f"test peak RSS {big['packs']:,} / {small['packs']:,} packs", flat, 1.10),
+        (f"test wall / cat, {small['packs']:,} packs", small["test_wall_x"], 1.5),
+        (f"check CPU / cat CPU, {small['packs']:,} packs", small["check_cpu_x"], 1.5),
+    ]
+    print("\n## targets\n")
+    for label, value, limit in checks:
+        print(f"{label:<44} {value:6.2f}x  (target <= {limit}x)  {'MET' if value <= limit else 'NOT MET'}")
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--packs", type=int, default=500)
-    ap.add_argument("--big", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--sizes", default="500,2000,5000")
+    ap.add_argument("--pairs", type=int, default=7)
+    ap.add_argument("--ci-sizes", default="500,5000,20000")
+    ap.add_argument("--extrapolate", type=int, default=50_000)
     ap.add_argument("--bin", default=str(ROOT / "target" / "release" / "hippo-packs"))
+    ap.add_argument("--before", help="another build: say whether its check/test output is the same")
     ap.add_argument("--work", default="/tmp/hippo-bench")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--no-ci", action="store_true")
     a = ap.parse_args()
+    if not Path(TIME).exists():
+        print(f"SKIPPED benchmark: {TIME} is missing (apt-get install time)")
+        return 2
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    a.bin = str(Path(a.bin).resolve())
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
-    reg, packs, files = generate(work, a.packs)
-    nbytes = sum((reg / f).stat().st_size for f in files)
-    print(f"registry: {len(packs)} packs, {len(files)} files, {nbytes / 1e6:.1f} MB; {a.rounds} paired rounds; "
-          f"{os.cpu_count()} cores")
-    cat = ["xargs", "-0", "-a", "files.txt", "cat"]
-    check = [a.bin, "check", *packs]
-    test = [a.bin, "test", *packs]
-    rip = shutil.which("ripsecrets") or str(Path.home() / ".cargo" / "bin" / "ripsecrets")
-    have_rip = Path(rip).exists()
-    cmds = {"cat": cat, "check": check, "test": test}
-    if have_rip:
-        cmds["ripsecrets"] = [rip, "packs"]
-    # One warm-up round (page cache), then paired rounds.
-    for c in cmds.values():
-        run_timed(c, reg)
-    times = {k: [] for k in cmds}
-    codes = {}
-    for _ in range(a.rounds):
-        for k, c in cmds.items():
-            dt, _, code = run_timed(c, reg)
-            times[k].append(dt)
-            codes[k] = code
-    for k in cmds:
-        fmt(f"{k} wall seconds", times[k], "s")
-    print(f"exit codes: {codes}")
-    ok = True
-    r = [c / b for c, b in zip(times["check"], times["cat"])]
-    ok &= fmt("check / cat", r, target=1.5) <= 1.5
-    r = [c / b for c, b in zip(times["test"], times["cat"])]
-    ok &= fmt("test / cat", r, target=3.0) <= 3.0
-    if have_rip:
-        r = [c / b for c, b in zip(times["check"], times["ripsecrets"])]
-        ok &= fmt("check / ripsecrets", r, target=1.0) < 1.0
-    else:
-        print("ripsecrets: not installed (cargo install --locked ripsecrets); ratio skipped")
-        ok = False
-    # Memory: peak RSS of check over the big registry vs the small one, paired.
-    big, big_packs, _ = generate(work, a.big)
-    if not Path("/usr/bin/time").exists():
-        subprocess.run(["apt-get", "install", "-y", "-qq", "time"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-    mem = []
-    for _ in range(max(3, a.rounds // 3)):
-        small_rss = peak_rss_kib(check, reg)
-        big_rss = peak_rss_kib([a.bin, "check", *big_packs], big)
-        mem.append(big_rss / small_rss)
-    print(f"peak RSS check {a.packs} packs: {small_rss / 1024:.1f} MiB; {a.big} packs: {big_rss / 1024:.1f} MiB")
-    ok &= fmt(f"peak RSS {a.big} / {a.packs} packs", mem, target=1.2) <= 1.2
-    # One small pack.
-    small = [run_timed([a.bin, "check", packs[0]], reg)[0] * 1000 for _ in range(a.rounds * 2)]
-    fmt("one small pack check, ms", small, "ms")
-    print("ALL TARGETS MET" if ok else "SOME TARGETS NOT MET")
+    sizes = [int(s) for s in a.sizes.split(",") if s]
+    rows = [registry_row(a, work, n) for n in sizes]
+    ci_rows = [] if a.no_ci else [ci_row(a, work, int(s)) for s in a.ci_sizes.split(",") if s]
+    print(f"# hippo-packs bench: {a.bin}")
+    print_registry(rows, a)
+    if not a.no_ci:
+        print_ci(ci_rows, a)
+    print_targets(rows)
     return 0
 
 

@@ -20,10 +20,14 @@ for p in "${packs[@]}"; do
   done
   "$bin" test "$p" --junit "$out/$tag.junit.xml" --sarif "$out/$tag.test.sarif-file" --print-prompts \
     >"$out/$tag.prompts" 2>&1; echo "exit $?" >>"$out/$tag.prompts"
+  # The streamed text report with its prompts after it.
+  "$bin" test "$p" --print-prompts >"$out/$tag.stream-prompts" 2>&1; echo "exit $?" >>"$out/$tag.stream-prompts"
 done
 # Several packs at once (prefixes, streaming) and the catalogue.
 "$bin" check examples/packs/* tests/packs/broken >"$out/multi.check.text" 2>&1; echo "exit $?" >>"$out/multi.check.text"
 "$bin" test examples/packs/* >"$out/multi.test.text" 2>&1; echo "exit $?" >>"$out/multi.test.text"
+"$bin" test examples/packs/* tests/packs/decision-log --print-prompts >"$out/multi.test.prompts" 2>&1; echo "exit $?" >>"$out/multi.test.prompts"
+"$bin" test examples/packs/* --format json >"$out/multi.test.json" 2>&1; echo "exit $?" >>"$out/multi.test.json"
 "$bin" check examples/packs/* --format sarif >"$out/multi.check.sarif" 2>&1
 "$bin" rules >"$out/rules" 2>&1
 for id in $("$bin" rules | awk '{print $1}' | grep -E '^[a-z0-9-]+$'); do

@@ -17,7 +17,10 @@ from pathlib import Path
 # Folders scanned, relative to the root.
 SCANNED = ["src", "tests", "benches", "fuzz/fuzz_targets"]
 # Explicit exclusions, each with its reason. Keep this empty when you can.
-EXCLUDED = {}
+EXCLUDED = {
+    # Issue 15 is rewriting redaction (detectors, their tests); remove this line when it lands.
+    "src/model/redact/": "redaction is being rewritten under issue 15",
+}
 
 FN = re.compile(rb"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)")
 ALLOW = re.compile(rb"allow\s*\(\s*clippy::too_many_arguments")

@@ -6,7 +6,8 @@ use crate::outcome::PackReport;
 use crate::pack::{Pack, walk};
 use crate::rules::{self, Checked, layout};
 
-/// A loaded and checked pack, for `test` to reuse.
+/// A loaded and checked pack, for `test` to reuse (its skipped entries and diagnostics moved
+/// into the report).
 pub struct Loaded {
     pub pack: Pack,
     pub checked: Checked,
@@ -29,11 +30,12 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
             );
             (report, None)
         }
-        Ok(pack) => {
-            let checked = rules::run(&pack);
+        Ok(mut pack) => {
+            let mut checked = rules::run(&pack);
             report.kind = Some(pack.kind);
-            report.skipped = pack.skipped.clone();
-            report.diagnostics = checked.diagnostics.clone();
+            // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
+            report.skipped = std::mem::take(&mut pack.skipped);
+            report.diagnostics = std::mem::take(&mut checked.diagnostics);
             if let Some(m) = &checked.manifest {
                 report.name = m.name.clone();
                 report.version = m.version.clone();
@@ -43,9 +45,15 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
     }
 }
 
+/// How far ahead of the oldest result not yet handed on a worker may start an item, per
+/// thread: memory holds at most this many finished results per thread, however many items
+/// there are.
+const AHEAD_PER_THREAD: usize = 8;
+
 /// Runs `f` over `items` on every core and hands each result to `sink` in the items' order, as
-/// soon as it and every earlier one are done: memory holds only the results that finished out
-/// of order, not all of them.
+/// soon as it and every earlier one are done. A worker starts an item only while it is less
+/// than a window ahead of the oldest result not yet handed on, so memory holds a bounded number
+/// of results (the window), never all of them: peak memory is flat in the number of items.
 pub fn parallel_ordered<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(usize, &T) -> R + Sync,
@@ -61,16 +69,28 @@ pub fn parallel_ordered<T: Sync, R: Send>(
         }
         return;
     }
+    let window = threads * AHEAD_PER_THREAD;
     let next = std::sync::atomic::AtomicUsize::new(0);
+    // The index of the oldest result not yet handed on; workers wait on it.
+    let handed = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
     let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, f) = (&next, &f);
+            let (next, f, handed) = (&next, &f, &handed);
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= items.len() || tx.send((i, f(i, &items[i]))).is_err() {
+                    if i >= items.len() {
+                        break;
+                    }
+                    let (lock, cv) = handed;
+                    let mut want = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    while i >= *want + window {
+                        want = cv.wait(want).unwrap_or_else(|e| e.into_inner());
+                    }
+                    drop(want);
+                    if tx.send((i, f(i, &items[i]))).is_err() {
                         break;
                     }
                 }
@@ -84,6 +104,9 @@ pub fn parallel_ordered<T: Sync, R: Send>(
             while let Some(r) = pending.remove(&want) {
                 sink(r);
                 want += 1;
+                let (lock, cv) = &handed;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) = want;
+                cv.notify_all();
             }
         }
     });
@@ -222,6 +245,38 @@ mod tests {
         );
         assert_eq!(repository_root(&a), Some(root.join("repo")));
         assert_eq!(repository_root(&b), None, "control: no .git, no root");
+    }
+
+    #[test]
+    fn parallel_ordered_never_runs_more_than_a_window_ahead() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let items: Vec<usize> = (0..500).collect();
+        let handed = AtomicUsize::new(0);
+        let ahead = AtomicUsize::new(0);
+        let mut out = Vec::new();
+        parallel_ordered(
+            &items,
+            |i, x| {
+                // The first item is slow: without the window every other item would finish first.
+                if i == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                ahead.fetch_max(i - handed.load(Ordering::SeqCst).min(i), Ordering::SeqCst);
+                x * 2
+            },
+            |r| {
+                out.push(r);
+                handed.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+        assert_eq!(out, items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let limit = threads * AHEAD_PER_THREAD;
+        assert!(
+            ahead.load(Ordering::SeqCst) < limit.max(1),
+            "control: an item started {} ahead of the oldest result, window {limit}",
+            ahead.load(Ordering::SeqCst)
+        );
     }
 
     #[test]

@@ -219,6 +219,7 @@ fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
             dirs: dirs.to_vec(),
             case: None,
             model_command: None,
+            keep_prompts: false,
         })
     } else {
         Ok(crate::check::check_all(dirs))

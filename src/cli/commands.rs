@@ -103,7 +103,7 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
-fn test(a: TestArgs) -> anyhow::Result<i32> {
+fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, a.junit.as_deref(), a.prompts_dir.as_deref()) {
         return usage(&line);
     }
@@ -111,11 +111,22 @@ fn test(a: TestArgs) -> anyhow::Result<i32> {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
-    let mut reports = crate::fixture::test_all(&crate::fixture::TestOptions {
-        dirs: a.dirs.clone(),
+    let options = crate::fixture::TestOptions {
+        // Moved, not copied: a registry passes thousands of folders.
+        dirs: std::mem::take(&mut a.dirs),
         case: a.case.clone(),
         model_command: a.model_command.clone(),
-    })?;
+        keep_prompts: a.print_prompts || a.prompts_dir.is_some(),
+    };
+    // `--case` decides its one `no case` line over every pack, so it is not streamed.
+    if a.output.format == Format::Text
+        && a.output.sarif.is_none()
+        && a.junit.is_none()
+        && a.case.is_none()
+    {
+        return stream_test(&a, &options, config);
+    }
+    let mut reports = crate::fixture::test_all(&options)?;
     if let Some(c) = config.as_mut() {
         reports.iter_mut().for_each(|r| c.apply(r));
     }
@@ -128,6 +139,64 @@ fn test(a: TestArgs) -> anyhow::Result<i32> {
         eprint!("{}", report::prompts::render(&reports));
     }
     Ok(verdict(&reports, false))
+}
+
+/// `test`'s text report, streamed as `check`'s is: each pack is printed (allowances applied) as
+/// soon as it and the packs before it are tested, and only what follows the report is kept: the
+/// packs without a case (for the hint), and the prompts `--print-prompts` puts on standard error
+/// after it, in an unnamed temporary file meanwhile. `--prompts-dir` files are written pack by
+/// pack.
+fn stream_test(
+    a: &TestArgs,
+    options: &crate::fixture::TestOptions,
+    mut config: Option<crate::allow::Config>,
+) -> anyhow::Result<i32> {
+    use std::io::{Seek, Write};
+    let mut spool = match (a.print_prompts, &a.prompts_dir) {
+        (true, None) => Some(tempfile::tempfile()?),
+        _ => None,
+    };
+    let (mut failed, mut without_cases, mut result) = (false, Vec::new(), Ok(()));
+    crate::fixture::test_each(options, |mut r| {
+        if let Some(c) = config.as_mut() {
+            c.apply(&mut r);
+        }
+        failed |= r.failed(false);
+        if result.is_ok() {
+            let one = std::slice::from_ref(&r);
+            result = print(&if a.output.verbose {
+                report::text::render_verbose(one, Mode::Test)
+            } else {
+                report::text::render(one, Mode::Test)
+            });
+        }
+        if result.is_ok() {
+            result = match (&a.prompts_dir, &mut spool) {
+                (Some(dir), _) => report::prompts::write_dir(std::slice::from_ref(&r), dir),
+                (None, Some(f)) => f
+                    .write_all(report::prompts::render(std::slice::from_ref(&r)).as_bytes())
+                    .map_err(anyhow::Error::from),
+                (None, None) => Ok(()),
+            };
+        }
+        if r.errors() == 0 && r.case_names.is_empty() {
+            r.diagnostics = Vec::new();
+            without_cases.push(r);
+        }
+    })?;
+    result?;
+    print(&report::text::extra(&unused_allowances(
+        config.as_ref(),
+        false,
+    )))?;
+    super::hints::no_cases(&without_cases, false);
+    if let Some(mut f) = spool {
+        f.rewind()?;
+        let mut err = std::io::stderr().lock();
+        std::io::copy(&mut f, &mut err)?;
+        err.flush()?;
+    }
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
 /// `--config FILE`, read and checked before any work; `Err` is the usage error's line.

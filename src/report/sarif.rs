@@ -14,8 +14,8 @@ use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-/// Where the tool and its rule reference live.
-pub const HOME: &str = "https://github.com/hippo-packs/hippo-packs";
+/// Where the tool and its rule reference live: the repository address of Cargo.toml.
+pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
 /// GitHub keeps at most this many results per run.
 pub const MAX_RESULTS: usize = 25_000;
 /// GitHub's limit for a rule's descriptions, in characters.

@@ -94,6 +94,8 @@ pub struct Checked {
     /// Whether every pass file parsed (the unreferenced warning needs that).
     pub passes_parsed: bool,
     pub cases: Vec<crate::model::case::CaseDef>,
+    /// Every case's transcripts as the transcript rules read them (pass packs only).
+    pub transcripts: Vec<crate::model::transcript::Transcript>,
 }
 
 /// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
@@ -118,7 +120,7 @@ pub fn run(pack: &Pack) -> Checked {
             prompt::check(pack, &out.passes, &mut out.diagnostics);
             persona::check(pack, &mut out.diagnostics);
             out.cases = case::check(pack, &mut out.diagnostics);
-            transcript::check(pack, &out.cases, &mut out.diagnostics);
+            out.transcripts = transcript::check(pack, &out.cases, &mut out.diagnostics);
             if out.passes_parsed {
                 unreferenced::check(pack, &out.passes, &mut out.diagnostics);
             }

@@ -83,7 +83,9 @@ pub fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
         .collect()
 }
 
-pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) {
+/// Checks every case's transcripts and returns them parsed (every case's, in walk order within
+/// each case), for `test` to run its cases over without reading them again.
+pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) -> Vec<Transcript> {
     // Every case folder with a transcript or a case.toml, in walk order.
     let mut names: Vec<String> = Vec::new();
     for f in &pack.files {
@@ -94,13 +96,23 @@ pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) {
             names.push(name.to_string());
         }
     }
+    let mut parsed = Vec::new();
     for name in names {
-        check_case(pack, &name, cases.iter().find(|c| c.name == name), out);
+        let transcripts = case_transcripts(pack, &name);
+        let case = cases.iter().find(|c| c.name == name);
+        check_case(pack, &name, case, &transcripts, out);
+        parsed.extend(transcripts);
     }
+    parsed
 }
 
-fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Diagnostic>) {
-    let transcripts = case_transcripts(pack, name);
+fn check_case(
+    pack: &Pack,
+    name: &str,
+    case: Option<&CaseDef>,
+    transcripts: &[Transcript],
+    out: &mut Vec<Diagnostic>,
+) {
     // A transcript the text or size rules refuse (not UTF-8, over its limit), or a line that is
     // not JSON, may hold what the case-wide rules look for: their errors say enough.
     let unreadable = pack
@@ -108,7 +120,7 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
         .any(|f| f.path.ends_with(".jsonl") && f.text().is_none())
         || transcripts.iter().any(Transcript::has_unreadable_lines);
     let dir = format!("tests/{name}");
-    for t in &transcripts {
+    for t in transcripts {
         for p in &t.problems {
             let rule = match p.kind {
                 ProblemKind::Marker => &TRANSCRIPT_MARKER,
@@ -123,7 +135,7 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
             });
         }
     }
-    window(&transcripts, &dir, unreadable, out);
+    window(transcripts, &dir, unreadable, out);
     // Sessions: only when case.toml could be read.
     if let Some(case) = case.filter(|c| c.parsed) {
         let case_file = format!("{dir}/case.toml");
@@ -132,7 +144,7 @@ fn check_case(pack: &Pack, name: &str, case: Option<&CaseDef>, out: &mut Vec<Dia
             case,
             case_file: &case_file,
             anchored,
-            transcripts: &transcripts,
+            transcripts,
         };
         sessions.declared(out);
         // A file or a line that could not be read may hold the missing turns: its error says

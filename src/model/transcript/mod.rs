@@ -309,7 +309,7 @@ fn json_error(e: &serde_json::Error) -> String {
 
 /// Numbers the turns of several files: ordinal 1 is a session's first turn, in file order
 /// (files in the order given).
-pub fn number_turns(transcripts: &[Transcript]) -> Vec<Turn> {
+pub fn number_turns<'a>(transcripts: impl IntoIterator<Item = &'a Transcript>) -> Vec<Turn> {
     let mut next: std::collections::HashMap<String, usize> = Default::default();
     let mut out = Vec::new();
     for t in transcripts {

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The container test (docs/action.md, "The container test"): builds the release image's
+# `prebuilt` stage from a static binary and runs `hippo-packs ci` in it exactly as GitHub's
+# runner runs a Docker action: --workdir /github/workspace with the workspace mounted there,
+# HOME=/github/home, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY under /github/file_commands,
+# GITHUB_EVENT_PATH under /github/workflow, against a stand-in for GitHub's API on 127.0.0.1
+# (scripts/standin.py), on the example registry (examples/packs). Then checks the verdict, the
+# outputs, the SARIF file and what the stand-in received, and prints the image's size and the
+# container's start-to-verdict time.
+#
+# Needs root, buildah, podman, runc (Debian: apt-get install -y podman buildah runc musl-tools)
+# and a static binary: the x86_64-unknown-linux-musl target (rustup target add ...), else a
+# static glibc build (crt-static). When something cannot be had it prints `SKIPPED <what>: <why>`
+# on its own line and exits 0; any failed check exits 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+skip() { echo "SKIPPED container test: $*"; exit 0; }
+fail() { echo "FAILED container test: $*" >&2; exit 1; }
+
+[ "$(uname -m)" = x86_64 ] || skip "the script builds an x86_64 binary; this machine is $(uname -m)"
+[ "$(id -u)" = 0 ] || skip "podman and buildah run as root here (vfs storage, runc, no rootless set-up)"
+for tool in buildah podman runc python3; do
+    command -v "$tool" >/dev/null 2>&1 || skip "$tool is not installed (apt-get install -y podman buildah runc musl-tools)"
+done
+
+podman_() { podman --storage-driver vfs --runtime runc --cgroup-manager cgroupfs "$@"; }
+image=localhost/hippo-packs:container-test
+work=$(mktemp -d)
+standin_pid=
+cleanup() {
+    [ -n "$standin_pid" ] && kill "$standin_pid" 2>/dev/null || true
+    rm -rf "$work" dist
+}
+trap cleanup EXIT
+
+# 1. A static binary: musl when its target is installed, else glibc with crt-static.
+export CARGO_TARGET_DIR=${CONTAINER_TEST_TARGET_DIR:-target/musl}
+export CARGO_PROFILE_RELEASE_STRIP=true
+if rustup target list --installed 2>/dev/null | grep -qx x86_64-unknown-linux-musl; then
+    kind="musl (x86_64-unknown-linux-musl)"
+    cargo build --quiet --release --locked --target x86_64-unknown-linux-musl
+    bin=$CARGO_TARGET_DIR/x86_64-unknown-linux-musl/release/hippo-packs
+else
+    echo "note: x86_64-unknown-linux-musl is not installed (rustup target add x86_64-unknown-linux-musl); building a static glibc binary instead"
+    kind="glibc, crt-static (x86_64-unknown-linux-gnu)"
+    RUSTFLAGS="-C target-feature=+crt-static" \
+        cargo build --quiet --release --locked --target x86_64-unknown-linux-gnu
+    bin=$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release/hippo-packs
+fi
+if file "$bin" 2>/dev/null | grep -q "dynamically linked"; then
+    fail "$bin is dynamically linked: $(file "$bin")"
+fi
+echo "binary: $kind, $(stat -c %s "$bin") bytes"
+
+# 2. The image: the Dockerfile's `prebuilt` stage, FROM scratch (nothing is pulled).
+rm -rf dist
+mkdir -p dist/amd64/tmp
+chmod 1777 dist/amd64/tmp
+cp "$bin" dist/amd64/hippo-packs
+buildah --storage-driver vfs bud --quiet --layers=false --pull=false \
+    --target prebuilt --build-arg TARGETARCH=amd64 --platform linux/amd64 \
+    -t "$image" . >/dev/null
+size=$(podman_ image inspect --format '{{.Size}}' "$image")
+echo "image: $image, $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1000000 }'))"
+[ "$size" -lt 15000000 ] || fail "the image is $size bytes, over the 15 MB goal"
+
+# 3. The runner's folders, the example registry as the workspace, the stand-in.
+ws=$work/workspace
+mkdir -p "$ws/examples" "$work/file_commands" "$work/workflow" "$work/home"
+cp -R examples/packs "$ws/examples/packs"
+head=0123456789abcdef0123456789abcdef01234567
+mkdir -p "$ws/.git"
+echo "$head" > "$ws/.git/HEAD"
+: > "$work/file_commands/output"
+: > "$work/file_commands/summary"
+echo '{"ref": "refs/heads/main", "repository": {"full_name": "octo/packs"}}' > "$work/workflow/event.json"
+record=$work/requests.jsonl
+: > "$record"
+python3 scripts/standin.py "$record" > "$work/standin.port" &
+standin_pid=$!
+for _ in $(seq 50); do [ -s "$work/standin.port" ] && break; sleep 0.1; done
+port=$(head -n1 "$work/standin.port")
+[ -n "$port" ] || fail "the stand-in did not start"
+
+run_ci() { # run_ci PATH: the container as the runner starts it; prints the exit code
+    local code=0
+    podman_ run --rm --ulimit nofile=20000:20000 --ulimit nproc=1024:1024 --network host \
+        --workdir /github/workspace \
+        -v "$ws":/github/workspace -v "$work/home":/github/home \
+        -v "$work/workflow":/github/workflow -v "$work/file_commands":/github/file_commands \
+        -e HOME=/github/home -e CI=true -e GITHUB_ACTIONS=true \
+        -e GITHUB_WORKSPACE=/github/workspace \
+        -e GITHUB_OUTPUT=/github/file_commands/output \
+        -e GITHUB_STEP_SUMMARY=/github/file_commands/summary \
+        -e GITHUB_EVENT_PATH=/github/workflow/event.json -e GITHUB_EVENT_NAME=push \
+        -e GITHUB_API_URL="http://127.0.0.1:$port" -e GITHUB_REPOSITORY=octo/packs \
+        -e GITHUB_SHA=ffffffffffffffffffffffffffffffffffffffff -e GITHUB_REF=refs/heads/main \
+        -e INPUT_PATH="$1" -e INPUT_TEST=true -e INPUT_SARIF-FILE= -e INPUT_UPLOAD=auto \
+        -e INPUT_CATEGORY=hippo-packs -e INPUT_FAIL-ON=error -e INPUT_SCOPE= \
+        -e INPUT_ANNOTATIONS=auto -e INPUT_SHARD= -e INPUT_REF= -e INPUT_SHA= \
+        -e INPUT_TOKEN=ghs_containerTestToken \
+        "$image" ci > "$work/log" 2>&1 || code=$?
+    echo "$code"
+}
+
+# 4. The example registry: the broken pack fails the job.
+start=$(date +%s.%N)
+code=$(run_ci examples/packs)
+end=$(date +%s.%N)
+echo "--- the container's log (examples/packs)"
+cat "$work/log"
+echo "---"
+seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+echo "start-to-verdict: ${seconds}s (podman run to exit, examples/packs: 2 packs, tests run)"
+[ "$code" = 1 ] || fail "exit $code on the example registry, expected 1 (examples/packs/broken has errors)"
+grep -q "^hippo-packs: 2 packs, .*: failed$" "$work/log" || fail "no verdict line"
+output() { # output NAME: its value in $GITHUB_OUTPUT (the runner's `name<<DELIMITER` form)
+    awk -v n="$1" 'index($0, n "<<") == 1 { getline; print; exit }' "$work/file_commands/output"
+}
+[ "$(output packs)" = 2 ] || fail "output packs=$(output packs), expected 2"
+[ "$(output errors)" = 4 ] || fail "output errors=$(output errors), expected 4"
+[ "$(output uploaded)" = true ] || fail "output uploaded=$(output uploaded), expected true"
+[ "$(output sarif-file)" = .hippo-packs/hippo-packs.sarif ] || fail "output sarif-file=$(output sarif-file)"
+echo "outputs: packs=$(output packs) errors=$(output errors) warnings=$(output warnings) uploaded=$(output uploaded) sarif-file=$(output sarif-file)"
+[ -s "$ws/.hippo-packs/hippo-packs.sarif" ] || fail "no SARIF file in the workspace"
+grep -q '"uri": "examples/packs/broken/' "$ws/.hippo-packs/hippo-packs.sarif" \
+    || fail "the SARIF's URIs are not relative to the workspace"
+grep -q "Failed" "$work/file_commands/summary" || fail "the job summary does not say Failed"
+python3 - "$record" "$head" <<'EOF' || fail "the stand-in did not receive what it should"
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+ups = [r for r in reqs if r["method"] == "POST" and r["path"].endswith("/code-scanning/sarifs")]
+runs = [r for r in reqs if r["method"] == "POST" and r["path"].endswith("/check-runs")]
+assert len(ups) == 1, reqs
+body = json.loads(ups[0]["body"])
+assert body["commit_sha"] == sys.argv[2], body["commit_sha"]
+assert body["ref"] == "refs/heads/main" and body["started_at"], body
+assert len(runs) == 1 and json.loads(runs[0]["body"])["conclusion"] == "failure", runs
+print(f"stand-in: {len(reqs)} requests: the upload for {body['commit_sha'][:12]} on {body['ref']}, one check run")
+EOF
+
+# 5. Control: the good pack alone passes.
+: > "$work/file_commands/output"
+code=$(run_ci examples/packs/decision-log)
+[ "$code" = 0 ] || { cat "$work/log"; fail "exit $code on examples/packs/decision-log, expected 0"; }
+echo "control: examples/packs/decision-log alone passes (exit 0)"
+echo "container test: passed"

@@ -1,0 +1,186 @@
+//! The release machinery, checked without GitHub: scripts/pin-image.sh on a fake digest, the
+//! repository address as one setting (Cargo.toml's `repository`), the workflows' pins and the
+//! release workflow's promises, and Dependabot's coverage.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn pin(action: &Path, image: &str, digest: &str) -> (i32, String) {
+    let out = Command::new("bash")
+        .arg(root().join("scripts/pin-image.sh"))
+        .args([image, digest])
+        .arg(action)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const FAKE: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+#[test]
+fn pin_image_points_action_yml_at_the_digest_and_refuses_the_rest() {
+    let t = tempfile::tempdir().unwrap();
+    let action = t.path().join("action.yml");
+    let original = read("action.yml");
+    std::fs::write(&action, &original).unwrap();
+    assert!(
+        original.contains("\n  image: Dockerfile\n"),
+        "the default branch builds from source"
+    );
+
+    let (code, err) = pin(&action, "ghcr.io/hippo-packs/hippo-packs", FAKE);
+    assert_eq!(code, 0, "{err}");
+    let pinned = std::fs::read_to_string(&action).unwrap();
+    let want = format!("\n  image: docker://ghcr.io/hippo-packs/hippo-packs@{FAKE}\n");
+    assert!(pinned.contains(&want), "{pinned}");
+    assert_eq!(
+        pinned.lines().count(),
+        original.lines().count(),
+        "one line changed"
+    );
+    let changed: Vec<(&str, &str)> = original
+        .lines()
+        .zip(pinned.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+
+    // Controls: a short digest, a tag instead of a digest, an image with a tag: refused, and
+    // the file is left as it was.
+    for (image, digest) in [
+        ("ghcr.io/hippo-packs/hippo-packs", "sha256:abc"),
+        ("ghcr.io/hippo-packs/hippo-packs", "v1.2.3"),
+        ("ghcr.io/hippo-packs/hippo-packs:v1", FAKE),
+        ("ghcr.io/Hippo-Packs/hippo-packs", FAKE),
+    ] {
+        let (code, err) = pin(&action, image, digest);
+        assert_eq!(code, 2, "{image} {digest}: {err}");
+        assert_eq!(std::fs::read_to_string(&action).unwrap(), pinned);
+    }
+}
+
+/// Every `<owner>/hippo-packs` named as a GitHub repository, an image or an action in `text`.
+fn owners(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(
+        r"(?:github\.com/|ghcr\.io/|uses:\s+)([A-Za-z0-9_.-]+)/hippo-packs(?:[@/\s#:]|$)",
+    )
+    .unwrap();
+    re.captures_iter(text).map(|c| c[1].to_string()).collect()
+}
+
+fn files_under(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root().join(dir)) {
+        for e in entries.flatten() {
+            if e.path().extension().is_some_and(|x| x == ext) {
+                out.push(e.path());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_repository_address_is_one_setting() {
+    let manifest: toml::Table = read("Cargo.toml").parse().unwrap();
+    let repo = manifest["package"]["repository"].as_str().unwrap();
+    let owner = repo
+        .strip_prefix("https://github.com/")
+        .and_then(|r| r.strip_suffix("/hippo-packs"))
+        .expect("repository = https://github.com/<owner>/hippo-packs");
+    let mut files = vec![root().join("README.md"), root().join("action.yml")];
+    files.extend(files_under("docs", "md"));
+    files.extend(files_under("examples/workflows", "yml"));
+    files.extend(files_under(".github/workflows", "yml"));
+    let mut seen = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for o in owners(&text) {
+            assert_eq!(
+                o,
+                owner,
+                "{} names {o}/hippo-packs, Cargo.toml {owner}",
+                f.display()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 3, "the docs name the repository ({seen})");
+    // The workflows derive it: none names an owner.
+    for f in files_under(".github/workflows", "yml") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(owners(&text).is_empty(), "{} names an owner", f.display());
+    }
+    // Control: another owner is seen.
+    assert_eq!(owners("uses: someone/hippo-packs@v1\n"), vec!["someone"]);
+    assert_eq!(
+        hippo_packs::report::sarif::HOME,
+        repo,
+        "SARIF's informationUri is the setting"
+    );
+}
+
+#[test]
+fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
+    let pinned = regex::Regex::new(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*$").unwrap();
+    let mut uses = 0;
+    for f in files_under(".github/workflows", "yml") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for l in text.lines() {
+            let Some(u) = l.trim().trim_start_matches("- ").strip_prefix("uses: ") else {
+                continue;
+            };
+            uses += 1;
+            assert!(
+                u == "./" || u.starts_with("./ #") || pinned.is_match(u),
+                "{}: `{u}` is not pinned by commit with its version",
+                f.display()
+            );
+        }
+    }
+    assert!(uses >= 5, "{uses}");
+    assert!(
+        !pinned.is_match("actions/checkout@v4"),
+        "control: a tag is no pin"
+    );
+
+    let release = read(".github/workflows/release.yml");
+    for promise in [
+        "tags: [\"v[0-9]+.[0-9]+.[0-9]+\"]",
+        "--platform linux/amd64,linux/arm64",
+        "--provenance=mode=max --sbom=true",
+        "--target prebuilt",
+        "scripts/pin-image.sh",
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "gh release create",
+    ] {
+        assert!(release.contains(promise), "release.yml lacks {promise:?}");
+    }
+    let dockerfile = read("Dockerfile");
+    assert!(dockerfile.contains("FROM scratch AS prebuilt"));
+    let last = dockerfile.rfind("FROM ").unwrap();
+    assert!(
+        dockerfile[last..].starts_with("FROM scratch AS from-source"),
+        "`image: Dockerfile` builds the last stage: from source"
+    );
+
+    let dependabot = read(".github/dependabot.yml");
+    for eco in ["github-actions", "docker", "cargo"] {
+        assert!(
+            dependabot.contains(&format!("package-ecosystem: {eco}")),
+            "dependabot lacks {eco}"
+        );
+    }
+}
