@@ -100,13 +100,26 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 
 /// A duration as the window message writes it: `25h 03m` (whole minutes, rounded down).
 pub fn hours_minutes(nanos: i128) -> String {
-    let minutes = nanos / 60_000_000_000;
+    // Rounded up: 23 h and one millisecond is over the window, so it must not read `23h 00m`.
+    let minutes = (nanos + 59_999_999_999).div_euclid(60_000_000_000);
     format!("{}h {:02}m", minutes / 60, minutes % 60)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_is_rounded_up_to_the_minute() {
+        let hour = 3_600_000_000_000i128;
+        assert_eq!(hours_minutes(23 * hour + 1_000_000), "23h 01m");
+        assert_eq!(
+            hours_minutes(23 * hour),
+            "23h 00m",
+            "control: an exact span"
+        );
+        assert_eq!(hours_minutes(25 * hour + 3 * 60_000_000_000), "25h 03m");
+    }
 
     #[test]
     fn parses_rfc3339() {

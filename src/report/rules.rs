@@ -53,11 +53,15 @@ pub fn explain(r: &Rule) -> String {
         out.push_str(&format!("security severity: {s}\n"));
     }
     out.push_str(&format!(
-        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\nReference: {}\n\n",
+        "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\n",
         r.description(),
         r.help(),
-        help_uri(r)
     ));
+    if r.id == rules::redaction::REDACTION.id {
+        out.push_str(&rules::redaction::kinds_text());
+        out.push('\n');
+    }
+    out.push_str(&format!("Reference: {}\n\n", help_uri(r)));
     for (label, path) in hops(r) {
         out.push_str(&format!("{label}: {path}\n"));
     }
@@ -157,6 +161,19 @@ mod tests {
             err,
             "error no rule named no-such-ruleU+001B; `hippo-packs rules` lists them\n"
         );
+    }
+
+    #[test]
+    fn the_redaction_rule_lists_its_kinds() {
+        let text = render(Some("redaction")).unwrap();
+        assert!(text.contains("Kinds (the name in parentheses"), "{text}");
+        assert!(text.contains("  npm-access-token "), "{text}");
+        let kinds = text.find("Kinds (").unwrap();
+        let reference = text.find("Reference: ").unwrap();
+        assert!(kinds < reference, "the kinds come before the reference");
+        // control: another rule lists no kinds
+        let other = render(Some("invisible-character")).unwrap();
+        assert!(!other.contains("Kinds ("));
     }
 
     #[test]

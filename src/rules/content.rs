@@ -257,13 +257,23 @@ fn message(f: &Finding<'_>) -> String {
     }
 }
 
+/// Whether the URL warning looks at a file: any file but the README and the licence, under
+/// `tests/` too (hippo's page "Writing a pack": "in any file but the README and LICENSE").
+pub fn url_applies_to(path: &str) -> bool {
+    !(path == "README.md" || (!path.contains('/') && path.starts_with("LICENSE")))
+}
+
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        if !applies_to(&f.path) {
+        let all = applies_to(&f.path);
+        if !all && !url_applies_to(&f.path) {
             continue;
         }
         // The bytes read: a file over its size limit is scanned as far as it was read.
         for finding in scan(&f.bytes) {
+            if !all && finding.rule != &URL_OUTSIDE_README {
+                continue;
+            }
             out.push(Diagnostic::key(
                 finding.rule,
                 &f.path,

@@ -206,7 +206,8 @@ pub fn description_problem(s: &str) -> Option<String> {
         Some("must be one line".into())
     } else if !(1..=160).contains(&n) {
         Some(format!("{n} characters, must be 1 to 160"))
-    } else if s.starts_with(' ') || s.ends_with(' ') {
+    } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
+        // "No space at either end": a tab or a no-break space is a space too.
         Some("must not start or end with a space".into())
     } else {
         None

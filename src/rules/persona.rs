@@ -83,7 +83,19 @@ pub const REPLY_CONTRACT: &str = r#"{"verdict": "confirm"|"reject""#;
 
 /// Whether a text has the heading as a line of its own (trailing white space aside).
 pub fn has_heading(text: &str, heading: &str) -> bool {
-    text.lines().any(|l| l.trim_end() == heading)
+    // A heading inside a fenced code block (``` or ~~~) is an example, not a section.
+    let mut fence: Option<&str> = None;
+    for l in text.lines() {
+        let t = l.trim_start();
+        let marker = ["```", "~~~"].into_iter().find(|m| t.starts_with(m));
+        match (fence, marker) {
+            (None, Some(m)) => fence = Some(m),
+            (Some(open), Some(m)) if open == m => fence = None,
+            (None, None) if l.trim_end() == heading => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
@@ -125,6 +137,16 @@ mod tests {
     }
 
     const GOOD: &str = "# R\n\n## Role\n\nx\n\n## What you receive\n\nx\n\n## Rules\n\n- x\n\n## Reply  \r\n\nReply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"} and nothing else.\n";
+
+    #[test]
+    fn a_heading_in_a_code_fence_is_not_a_section() {
+        assert!(!has_heading("```\n## Role\n```\n", "## Role"));
+        assert!(!has_heading("~~~md\n## Role\n~~~\n", "## Role"));
+        assert!(
+            has_heading("```\nx\n```\n## Role\n", "## Role"),
+            "control: after the fence"
+        );
+    }
 
     #[test]
     fn the_page_shape_is_clean() {

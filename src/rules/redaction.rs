@@ -22,6 +22,22 @@ declare_rules! {
     pub static REDACTION = "redaction", Error, High, security_severity = "7.5";
 }
 
+/// The kinds a finding's message names, one a line (`<kind>  <family>  <what it matches>`), for
+/// `hippo-packs rules redaction`.
+pub fn kinds_text() -> String {
+    let kinds = crate::model::redact::kinds();
+    let id = kinds.iter().map(|k| k.id.len()).max().unwrap_or(0);
+    let family = kinds.iter().map(|k| k.family.len()).max().unwrap_or(0);
+    let mut out = String::from("Kinds (the name in parentheses; docs/redaction.md):\n");
+    for k in &kinds {
+        out.push_str(&format!(
+            "  {:id$}  {:family$}  {}\n",
+            k.id, k.family, k.what
+        ));
+    }
+    out
+}
+
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
         // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
@@ -47,6 +63,26 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_are_listed_once_each() {
+        let text = kinds_text();
+        for id in [
+            "private-key",
+            "github-pat",
+            "pypi-upload-token",
+            "generic-api-key",
+        ] {
+            let lines = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with(&format!("{id} ")))
+                .count();
+            assert_eq!(lines, 1, "{id} in\n{text}");
+        }
+        // control: a kind that does not exist is not listed
+        assert!(!text.contains("no-such-kind"));
+        assert!(text.lines().count() > 60);
+    }
     use crate::core::Span;
     use crate::pack::Pack;
 

@@ -2,7 +2,7 @@
 //!
 //! [`redact`] replaces every match with `[REDACTED:<kind>]`; [`first_match`] stops at the first
 //! one (the `redaction` rule only needs to know whether, and where first, a file would change).
-//! Kinds carry the names gitleaks gives its rules ; docs/redaction.md lists them.
+//! Kinds carry the names gitleaks gives its rules where it has one; docs/redaction.md lists them.
 //!
 //! Cost: one pass of an Aho-Corasick automaton over the text finds the few anchors a secret can
 //! start with (or, for `generic-api-key`, the key names it is assigned to); only at an anchor
@@ -10,8 +10,13 @@
 //! costs that one scan. Every detector works on ASCII bytes and bounds how far it looks, so any
 //! input, valid UTF-8 or not, is scanned in linear time.
 
-mod detect;
+mod context;
+mod generic;
+mod keys;
+mod scan;
 mod shape;
+mod table;
+mod verify;
 
 use crate::core::Span;
 use std::borrow::Cow;
@@ -42,38 +47,53 @@ impl Redacted<'_> {
     }
 }
 
-/// Every kind a match can carry, in the order of docs/redaction.md.
-pub const KINDS: &[&str] = &[
-    "private-key",
-    "aws-access-token",
-    "github-pat",
-    "github-oauth",
-    "github-app-token",
-    "github-refresh-token",
-    "github-fine-grained-pat",
-    "slack-bot-token",
-    "slack-user-token",
-    "slack-app-token",
-    "slack-legacy-bot-token",
-    "slack-legacy-workspace-token",
-    "slack-legacy-token",
-    "slack-config-access-token",
-    "slack-config-refresh-token",
-    "slack-webhook-url",
-    "stripe-access-token",
-    "gcp-api-key",
-    "anthropic-api-key",
-    "anthropic-admin-api-key",
-    "openai-api-key",
-    "jwt",
-    "authorization-header",
-    "url-credentials",
-    "generic-api-key",
-];
+/// A kind a match can carry: its id, its family (docs/redaction.md) and what it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    pub id: &'static str,
+    pub family: &'static str,
+    pub what: &'static str,
+}
+
+/// Every kind, in the detector table's order (the more specific first), each id once; then the
+/// kinds a secret-named assignment takes from the provider in its name.
+pub fn kinds() -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
+    let rows = table::TABLE.iter().map(|d| Kind {
+        id: d.id,
+        family: d.family,
+        what: d.what,
+    });
+    let named = generic::NAMED.iter().map(|&(word, id, family)| Kind {
+        id,
+        family,
+        what: if word == "aws" {
+            "a secret-named assignment whose name says aws"
+        } else {
+            "a secret-named assignment whose name holds the provider's name"
+        },
+    });
+    let exact = generic::NAMED_EXACTLY.iter().map(|&(_, id, family)| Kind {
+        id,
+        family,
+        what: "a secret-named assignment whose whole name says which secret it is (AccountKey, SharedAccessKey)",
+    });
+    for k in rows.chain(named).chain(exact) {
+        if !out.iter().any(|o| o.id == k.id) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// The detectors compiled (a benchmark calls it before timing).
+pub fn warm() {
+    scan::warm();
+}
 
 /// The text with each match replaced by `[REDACTED:<kind>]`.
 pub fn redact(text: &str) -> Redacted<'_> {
-    let matches: Vec<Match> = detect::scan(text.as_bytes(), false)
+    let matches: Vec<Match> = scan::scan(text.as_bytes(), false)
         .into_iter()
         .filter(|m| text.is_char_boundary(m.span.start) && text.is_char_boundary(m.span.end))
         .collect();
@@ -107,13 +127,15 @@ pub fn first_match(text: &str) -> Option<Match> {
 
 /// [`first_match`] over bytes that need not be UTF-8 (every detector matches ASCII only).
 pub fn first_match_bytes(bytes: &[u8]) -> Option<Match> {
-    detect::scan(bytes, true).into_iter().next()
+    scan::scan(bytes, true).into_iter().next()
 }
 
 /// Every match over bytes that need not be UTF-8.
 pub fn matches_bytes(bytes: &[u8]) -> Vec<Match> {
-    detect::scan(bytes, false)
+    scan::scan(bytes, false)
 }
 
+#[cfg(test)]
+mod corpus;
 #[cfg(test)]
 mod tests;

@@ -35,10 +35,6 @@ pub fn run_end(hay: &[u8], i: usize, cap: usize, class: fn(u8) -> bool) -> usize
     j
 }
 
-pub fn alnum(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-}
-
 /// base64url plus `_`/`-`: `[A-Za-z0-9_-]`.
 pub fn url64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
@@ -115,6 +111,7 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         b"1234567890",
         b"abcdefghij",
         b"qwertyuiop",
+        b"abc123",
     ];
     if MARKERS.iter().any(|m| contains(&lower, m)) {
         return true;

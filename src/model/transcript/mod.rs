@@ -291,7 +291,7 @@ impl Reader {
             return Ok(None); // kept, but not a turn
         }
         let Some(session) = session else {
-            return Err(format!("a {kind} record has no sessionId"));
+            return Err(format!("{} {kind} record has no sessionId", article(kind)));
         };
         turn::claude_turn(kind, record.content).map(|t| Some((session, t)))
     }
@@ -327,3 +327,12 @@ pub fn number_turns<'a>(transcripts: impl IntoIterator<Item = &'a Transcript>) -
 
 #[cfg(test)]
 mod tests;
+
+/// `a` or `an` before a record's type (`an assistant record`, `a user record`).
+pub(crate) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    }
+}

@@ -37,7 +37,12 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
         Role::Assistant
     };
     let blocks = match content {
-        None => return Err(format!("a {kind} record has no message.content")),
+        None => {
+            return Err(format!(
+                "{} {kind} record has no message.content",
+                super::article(kind)
+            ));
+        }
         Some(Content::Text(s)) => {
             let s = s.into_owned();
             return Ok((base, s.clone(), s));

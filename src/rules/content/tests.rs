@@ -217,6 +217,8 @@ fn which_files() {
     assert!(applies_to("theme.css"));
     assert!(applies_to("templates/LICENSE.md"));
     assert!(!applies_to("README.md"));
+    assert!(url_applies_to("tests/c/notes/n.md") && !applies_to("tests/c/notes/n.md"));
+    assert!(!url_applies_to("README.md") && !url_applies_to("LICENSE"));
     assert!(!applies_to("LICENSE"));
     assert!(!applies_to("LICENSE.md"));
     assert!(!applies_to("tests/c/notes/a.md"));

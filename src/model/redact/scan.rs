@@ -1,0 +1,227 @@
+//! The one-pass scan: every anchor of [`TABLE`] (in its spellings) in one Aho-Corasick
+//! automaton; each hit runs the rows that anchor belongs to, which look at a bounded window of
+//! bytes around it and return a span that starts at or after the anchor (which lets [`scan`]
+//! stop early for the first match).
+
+use super::Match;
+use super::shape::boundary_before;
+use super::table::{Detector, Shape, TABLE};
+use super::verify::{fnv1a, passes};
+use crate::core::Span;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::bytes::Regex;
+use std::sync::{LazyLock, OnceLock};
+
+/// The automaton's patterns: every spelling of every anchor, each once, with the rows to try
+/// where it is found (the rows of every anchor that is a prefix of it or that it is a prefix
+/// of, since the automaton reports one pattern per position).
+struct Anchors {
+    patterns: Vec<String>,
+    rows: Vec<Vec<usize>>,
+}
+
+/// Each row's anchors in every spelling, built once.
+static FORMS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
+    TABLE
+        .iter()
+        .map(|d| d.anchors.iter().flat_map(|a| spellings(d, a)).collect())
+        .collect()
+});
+
+fn spellings(d: &Detector, anchor: &str) -> Vec<String> {
+    let mut forms = vec![anchor.to_string()];
+    if d.fold {
+        let mut cap = anchor.to_string();
+        cap[..1].make_ascii_uppercase();
+        forms.push(cap);
+        forms.push(anchor.to_ascii_uppercase());
+    }
+    forms
+}
+
+static ANCHORS: LazyLock<Anchors> = LazyLock::new(|| {
+    let mut own: Vec<(String, usize)> = Vec::new();
+    for (row, d) in TABLE.iter().enumerate() {
+        for a in d.anchors {
+            for f in spellings(d, a) {
+                if !own.contains(&(f.clone(), row)) {
+                    own.push((f, row));
+                }
+            }
+        }
+    }
+    let mut patterns: Vec<String> = Vec::new();
+    for (p, _) in &own {
+        if !patterns.contains(p) {
+            patterns.push(p.clone());
+        }
+    }
+    let rows = patterns
+        .iter()
+        .map(|p| {
+            let mut r: Vec<usize> = own
+                .iter()
+                .filter(|(q, _)| p.starts_with(q.as_str()) || q.starts_with(p.as_str()))
+                .map(|&(_, row)| row)
+                .collect();
+            r.sort_unstable();
+            r.dedup();
+            r
+        })
+        .collect();
+    Anchors { patterns, rows }
+});
+
+/// Case-sensitive and leftmost-first, so that the automaton can use its SIMD prefilter. Matches
+/// do not overlap: an anchor that starts inside another's match follows a word byte, so it could
+/// not start a token, and the rows of anchors that share a start are tried together.
+static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .match_kind(MatchKind::LeftmostFirst)
+        .build(ANCHORS.patterns.iter().map(|a| a.as_bytes()))
+        .expect("the anchors are a valid automaton")
+});
+
+/// Each token row's pattern, anchored at the token's start, compiled the first time one of the
+/// row's anchors is found (most texts never reach most rows, and compiling them all would cost
+/// every run of `check` more than scanning a registry does).
+static PATTERNS: LazyLock<Vec<OnceLock<Option<Regex>>>> =
+    LazyLock::new(|| TABLE.iter().map(|_| OnceLock::new()).collect());
+
+fn pattern(row: usize) -> Option<&'static Regex> {
+    PATTERNS[row]
+        .get_or_init(|| match TABLE[row].shape {
+            Shape::Token { pattern, .. } => Some(
+                Regex::new(&format!("^(?-u:{pattern})")).expect("the table's patterns are valid"),
+            ),
+            Shape::Scan(_) => None,
+        })
+        .as_ref()
+}
+
+/// The rows compiled (the automaton and every pattern); a benchmark calls it before timing.
+pub fn warm() {
+    LazyLock::force(&AUTOMATON);
+    LazyLock::force(&FORMS);
+    for row in 0..TABLE.len() {
+        pattern(row);
+    }
+}
+
+/// The matches of the text, in order and not overlapping; with `first_only`, at most the first
+/// one (the same one the full scan puts first), found without looking further than needed.
+pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
+    // (start, row, end as a tiebreak: longer first), then the match.
+    let key = |m: &Match, row: usize| (m.span.start, row, usize::MAX - m.span.end);
+    let mut found: Vec<(Match, usize)> = Vec::new();
+    let mut best: Option<(Match, usize)> = None;
+    for hit in AUTOMATON.find_iter(hay) {
+        // Hits come in order; a match starts at or after its hit (or, for a row with `back`, at
+        // at most 32 bytes before), so no later hit can come before the best match so far.
+        if best.is_some_and(|(b, _)| hit.start() > b.span.start + 32) {
+            break;
+        }
+        for &row in &ANCHORS.rows[hit.pattern().as_usize()] {
+            let Some(m) = detect(row, hay, hit.start()) else {
+                continue;
+            };
+            if first_only {
+                if best.is_none_or(|(b, br)| key(&m, row) < key(&b, br)) {
+                    best = Some((m, row));
+                }
+            } else {
+                found.push((m, row));
+            }
+        }
+    }
+    if first_only {
+        return best.map(|(m, _)| vec![m]).unwrap_or_default();
+    }
+    found.sort_by_key(|(m, row)| key(m, *row));
+    let mut out: Vec<Match> = Vec::with_capacity(found.len());
+    for (m, _) in found {
+        if out.last().is_none_or(|l| m.span.start >= l.span.end) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The kind a value found by its context has by its shape: the first row with no anchor of its
+/// own whose pattern covers the whole value and whose verification it passes.
+fn named_kind(value: &[u8]) -> Option<&'static str> {
+    TABLE.iter().enumerate().find_map(|(row, d)| {
+        let Shape::Token { stop, verify, .. } = d.shape else {
+            return None;
+        };
+        if !d.anchors.is_empty() {
+            return None;
+        }
+        let m = pattern(row)?.find(value)?;
+        let whole = m.end() == value.len() || !stop.holds(value[m.end()]);
+        (whole && m.end() == value.len() && passes(verify, value)).then_some(d.id)
+    })
+}
+
+/// Row `row` at a hit at `i`: the row's own anchor must be there (in one of its spellings).
+fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
+    let d = &TABLE[row];
+    let anchor = FORMS[row]
+        .iter()
+        .find(|f| hay[i..].starts_with(f.as_bytes()))?;
+    let (kind, start, end) = match d.shape {
+        Shape::Scan(f) => f(hay, i, anchor)?,
+        Shape::Token {
+            back, stop, verify, ..
+        } => {
+            let start = i.checked_sub(back)?;
+            if !boundary_before(hay, start) {
+                return None;
+            }
+            let re = pattern(row)?;
+            let window = &hay[start..hay.len().min(start + 1100)];
+            let end = start + re.find(window)?.end();
+            if end < hay.len() && stop.holds(hay[end]) {
+                return None;
+            }
+            let body = &hay[(start + back + anchor.len()).min(end)..end];
+            if !passes(verify, body) {
+                return None;
+            }
+            (d.id, start, end)
+        }
+    };
+    let value = &hay[start..end];
+    let hash = fnv1a(value);
+    if TABLE.iter().any(|d| d.samples.contains(&hash)) {
+        return None;
+    }
+    let kind = match d.shape {
+        Shape::Scan(_) => named_kind(value).unwrap_or(kind),
+        Shape::Token { .. } => kind,
+    };
+    Some(Match {
+        kind,
+        span: Span::new(start, end),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automaton keeps its SIMD prefilter (Teddy) only up to 64 patterns, and every anchor
+    /// is at least 3 bytes long so the prefilter's fingerprints stay rare in ordinary text.
+    #[test]
+    fn the_anchors_fit_the_prefilter() {
+        let n = ANCHORS.patterns.len();
+        assert!(n <= 64, "{n} patterns: {:?}", ANCHORS.patterns);
+        let short: Vec<&String> = ANCHORS.patterns.iter().filter(|p| p.len() < 3).collect();
+        assert!(short.is_empty(), "{short:?}");
+        // control: every row with anchors can be reached through one of them
+        for (row, d) in TABLE.iter().enumerate() {
+            let reached = ANCHORS.rows.iter().any(|r| r.contains(&row));
+            assert_eq!(reached, !d.anchors.is_empty(), "{}", d.id);
+        }
+    }
+}
