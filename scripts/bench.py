@@ -133,9 +133,11 @@ def ci_row(a, work, n):
         with tempfile.TemporaryDirectory() as t:
             env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))}
             env.update(GITHUB_STEP_SUMMARY=f"{t}/summary.md", GITHUB_OUTPUT=f"{t}/output")
-            sarif = Path(t) / "out.sarif"
+            # Inside the workspace (the registry), as ci requires; a dot-folder the walk skips.
+            sarif = reg / ".hippo-packs" / "bench.sarif"
+            sarif.unlink(missing_ok=True)
             runs.append(measure([a.bin, "ci", "packs", "--upload", "false", "--scope", "all",
-                                 "--sarif-file", str(sarif)], reg, env=env))
+                                 "--sarif-file", str(sarif.relative_to(reg))], reg, env=env))
             data = sarif.read_bytes() if sarif.exists() else b""
             sarif_bytes, sarif_gz = len(data), len(gzip.compress(data, 6))
             try:
