@@ -70,23 +70,10 @@ pub fn render(
         for c in &r.cases {
             if c.failures.is_empty() {
                 passed += 1;
-                out.push_str(&format!("ok {}\n", escape::line(&r.case_label(&c.name))));
-                continue;
+            } else {
+                failed += 1;
             }
-            failed += 1;
-            out.push_str(&format!("FAIL {}\n", escape::line(&r.case_label(&c.name))));
-            let src = c.failures.first().and_then(|d| d.file.as_deref());
-            let src = src.and_then(|f| sources(r, f));
-            for (i, d) in c.failures.iter().enumerate() {
-                // The reasons go under the case's last failure, once.
-                let reasons: &[String] = if i + 1 == c.failures.len() {
-                    &c.reasons
-                } else {
-                    &[]
-                };
-                out.push_str(&renderer.render(&finding(r, d, src.as_deref(), reasons)));
-                out.push_str("\n\n");
-            }
+            out.push_str(&case(&renderer, r, c, sources));
         }
     }
     let none = PackReport::default();
@@ -104,6 +91,33 @@ pub fn render(
         passed,
         failed,
     ));
+    out
+}
+
+/// One case: `ok <pack>/<case>`, or `FAIL <pack>/<case>` and each failure at its line, the
+/// reasons under the last one.
+fn case(
+    renderer: &Renderer,
+    r: &PackReport,
+    c: &crate::outcome::CaseResult,
+    sources: &Sources<'_>,
+) -> String {
+    let label = escape::line(&r.case_label(&c.name)).into_owned();
+    if c.failures.is_empty() {
+        return format!("ok {label}\n");
+    }
+    let mut out = format!("FAIL {label}\n");
+    let src = c.failures.first().and_then(|d| d.file.as_deref());
+    let src = src.and_then(|f| sources(r, f));
+    for (i, d) in c.failures.iter().enumerate() {
+        let reasons: &[String] = if i + 1 == c.failures.len() {
+            &c.reasons
+        } else {
+            &[]
+        };
+        out.push_str(&renderer.render(&finding(r, d, src.as_deref(), reasons)));
+        out.push_str("\n\n");
+    }
     out
 }
 
