@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
+use super::args::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, TestArgs};
 use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print};
 use super::paths::{self, Output};
-use super::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, TestArgs};
 use crate::outcome::{Mode, PackReport};
 use crate::report;
 

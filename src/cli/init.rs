@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::InitArgs;
+use super::args::InitArgs;
 use super::exit::{EXIT_OK, EXIT_USAGE};
 use crate::core::escape;
 

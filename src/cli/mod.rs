@@ -1,9 +1,8 @@
 //! The command line: parse, dispatch, and one place that turns results into an exit code.
 
-use std::path::PathBuf;
+use clap::Parser;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-
+mod args;
 mod ci_args;
 mod commands;
 mod exit;
@@ -12,157 +11,12 @@ mod init;
 mod paths;
 mod stub_model;
 
+pub use args::{
+    CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, Format, InitArgs, OutputArgs, RulesArgs,
+    TestArgs,
+};
 pub use commands::verdict;
 pub use exit::{EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "hippo-packs",
-    version,
-    about = "Checks and tests hippo packs: every rule of hippo's \"Writing a pack\" page, fixture cases through one dreaming pass, SARIF for code scanning."
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Check packs against every rule of "Writing a pack" (errors and warnings).
-    Check(CheckArgs),
-    /// Run each fixture case of packs through one dreaming pass against the stand-in model.
-    Test(TestArgs),
-    /// List the rule catalogue, or explain one rule.
-    Rules(RulesArgs),
-    /// Write a new pack that passes `check` and `test` as written (a pass pack; `--theme` for
-    /// a theme pack).
-    Init(InitArgs),
-    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
-    Completions(CompletionsArgs),
-    /// Print the manual page (roff) on standard output.
-    Manpage,
-    /// The GitHub Action's entry point: find, check and test every pack of a registry.
-    Ci(ci_args::CiArgs),
-    /// The stand-in model and reviewer (reads a prompt on standard input).
-    #[command(hide = true)]
-    StubModel(stub_model::StubArgs),
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// The text lines of hippo's page "Writing a pack", byte for byte.
-    #[default]
-    Text,
-    /// The versioned JSON report (`hippo-packs/v1`).
-    Json,
-    /// SARIF 2.1.0.
-    Sarif,
-    /// GitHub workflow-command annotations.
-    Github,
-    /// Every finding with its source line and a caret, `help:` lines and a summary (ruff's
-    /// name for the same thing).
-    Full,
-}
-
-/// When `--format full` uses colour.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColorWhen {
-    /// On a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it.
-    #[default]
-    Auto,
-    Always,
-    Never,
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct OutputArgs {
-    /// Output format on standard output.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Also write SARIF 2.1.0 to this file.
-    #[arg(long, value_name = "FILE")]
-    pub sarif: Option<PathBuf>,
-    /// The SARIF category (`automationDetails.id` is `<category>/`).
-    #[arg(long, default_value = "hippo-packs")]
-    pub category: String,
-    /// Colour in `--format full`.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
-    pub color: ColorWhen,
-    /// Read allowances (`[[allow]]`) from this file; without it no configuration is read
-    /// (docs/configuration.md).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Text format: after each failed case, why it failed.
-    #[arg(short, long)]
-    pub verbose: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct CheckArgs {
-    /// Pack folders.
-    #[arg(required = true, value_name = "DIR")]
-    pub dirs: Vec<String>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    /// Exit 1 on warnings too.
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// JUnit belongs to `test` (refused with a usage error that says so).
-    #[arg(long, value_name = "FILE", hide = true)]
-    pub junit: Option<PathBuf>,
-}
-
-#[derive(Args, Debug)]
-pub struct TestArgs {
-    /// Pack folders.
-    #[arg(required = true, value_name = "DIR")]
-    pub dirs: Vec<String>,
-    /// Run only this case.
-    #[arg(long, value_name = "NAME")]
-    pub case: Option<String>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    /// Write JUnit XML of the case results to this file.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Print the prompts each case sent (the model's and the reviewer's, each under a label
-    /// line) on standard error.
-    #[arg(long)]
-    pub print_prompts: bool,
-    /// Write each prompt to its own file in this folder instead of standard error.
-    #[arg(long, value_name = "DIR")]
-    pub prompts_dir: Option<PathBuf>,
-    /// A model command to stand where the built-in stand-in stands (prompt on standard input,
-    /// reply on standard output). Default: the stand-in, in-process.
-    #[arg(long, value_name = "COMMAND", hide = true)]
-    pub model_command: Option<String>,
-}
-
-#[derive(Args, Debug)]
-pub struct InitArgs {
-    /// The folder to write (created; it must be empty or missing).
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
-    /// Write a theme pack instead of a pass pack.
-    #[arg(long)]
-    pub theme: bool,
-    /// The pack's name (default: the folder's name).
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-}
-
-#[derive(Args, Debug)]
-pub struct CompletionsArgs {
-    /// The shell.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-}
-
-#[derive(Args, Debug)]
-pub struct RulesArgs {
-    /// A rule id to explain.
-    pub rule: Option<String>,
-}
 
 /// Runs the command line and returns the exit code.
 pub fn run() -> i32 {

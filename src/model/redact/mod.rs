@@ -18,19 +18,10 @@ mod shape;
 mod table;
 mod verify;
 
-use crate::core::Span;
 use std::borrow::Cow;
 
+pub use scan::Match;
 pub use shape::{entropy, is_placeholder};
-
-/// One secret-looking span of the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Match {
-    /// The gitleaks-style rule name (`aws-access-token`, `generic-api-key`, ...).
-    pub kind: &'static str,
-    /// Byte offsets in the input; always on ASCII bytes, so on character boundaries.
-    pub span: Span,
-}
 
 /// A text with its secrets replaced, and what was replaced (spans in the input).
 #[derive(Debug, Clone, PartialEq, Eq)]

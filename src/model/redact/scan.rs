@@ -3,7 +3,6 @@
 //! bytes around it and return a span that starts at or after the anchor (which lets [`scan`]
 //! stop early for the first match).
 
-use super::Match;
 use super::shape::boundary_before;
 use super::table::{Detector, Shape, TABLE};
 use super::verify::{fnv1a, passes};
@@ -11,6 +10,15 @@ use crate::core::Span;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 use std::sync::{LazyLock, OnceLock};
+
+/// One secret-looking span of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Match {
+    /// The gitleaks-style rule name (`aws-access-token`, `generic-api-key`, ...).
+    pub kind: &'static str,
+    /// Byte offsets in the input; always on ASCII bytes, so on character boundaries.
+    pub span: Span,
+}
 
 /// The automaton's patterns: every spelling of every anchor, each once, with the rows to try
 /// where it is found (the rows of every anchor that is a prefix of it or that it is a prefix

@@ -3,6 +3,7 @@
 
 use super::corpus::{self, Case, Rng, alnum, url64};
 use super::*;
+use crate::core::Span;
 
 fn positives() -> Vec<Case> {
     corpus::positives()
