@@ -7,12 +7,12 @@
 
 pub mod allow;
 pub mod check;
-pub mod ci;
+mod ci;
 pub mod cli;
 pub mod core;
 pub mod dream;
-pub mod fixture;
-pub mod github;
+mod fixture;
+mod github;
 pub mod model;
 pub mod outcome;
 pub mod pack;

@@ -24,7 +24,6 @@ pub use discover::discover;
 pub use gate::fails;
 pub use sarif_path::refusal as sarif_file_refusal;
 pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
-pub use shard::Shard;
 
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;

@@ -56,7 +56,8 @@ pub fn write(path: &Path, values: &[(&str, String)]) -> std::io::Result<()> {
     f.write_all(render(values).as_bytes())
 }
 
-/// Reads the delimiter form back (for tests, here and in tests/ci.rs).
+/// Reads the delimiter form back (for the tests).
+#[cfg(test)]
 pub fn parse(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = text.lines();

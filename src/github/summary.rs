@@ -10,6 +10,7 @@ use crate::core::{Diagnostic, Severity};
 use crate::outcome::PackReport;
 
 /// GitHub's limit on one step summary.
+#[cfg(test)]
 pub const GITHUB_LIMIT: usize = 1024 * 1024;
 /// What this summary stays under, leaving room for the closing note.
 pub const BUDGET: usize = 1_000_000;
