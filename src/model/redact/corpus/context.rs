@@ -281,6 +281,10 @@ fn named(r: &mut Rng, v: &mut Vec<Case>) {
         key,
         "\n",
     ));
+    named_2(r, v);
+}
+
+fn named_2(r: &mut Rng, v: &mut Vec<Case>) {
     let key = r.pick(HEX, 32);
     v.push(pos(
         "Twilio",

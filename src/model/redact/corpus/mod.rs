@@ -4,6 +4,7 @@
 //! out for scripts/secrets_diff.py, which runs gitleaks and Kingfisher over the same files.
 
 mod context;
+mod models;
 mod near;
 mod near_misc;
 mod tokens;

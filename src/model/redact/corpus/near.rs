@@ -4,7 +4,6 @@
 use super::*;
 
 fn tokens(r: &mut Rng, v: &mut Vec<Case>) {
-    let letters = format!("{UPPER}{LOWER}");
     let begin = format!("-----{} RSA PRIVATE KEY-----", "BEGIN");
     let end = format!("-----{} RSA PRIVATE KEY-----", "END");
     let f = "private keys";
@@ -57,6 +56,11 @@ fn tokens(r: &mut Rng, v: &mut Vec<Case>) {
     v.push(near(f, format!("gho_{}", crc_body(r, true))));
     v.push(near(f, format!("ghp_{}", r.mixed(&alnum(), 35))));
     v.push(near(f, "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+    tokens_2(r, v);
+}
+
+fn tokens_2(r: &mut Rng, v: &mut Vec<Case>) {
+    let letters = format!("{UPPER}{LOWER}");
     let f = "GitLab";
     v.push(near(f, "glpat-xxxxxxxxxxxxxxxxxxxx"));
     v.push(near(f, format!("glpat-{}", r.mixed(&alnum(), 12))));
@@ -155,6 +159,11 @@ fn providers(r: &mut Rng, v: &mut Vec<Case>) {
     ));
     let f = "xAI";
     v.push(near(f, "model = \"xai-grok-beta\""));
+    providers_2(r, v);
+}
+
+fn providers_2(r: &mut Rng, v: &mut Vec<Case>) {
+    let f = "xAI";
     v.push(near(f, format!("xai-{}", "x".repeat(80))));
     let f = "OpenRouter";
     v.push(near(f, format!("sk-or-v1-{}", "0".repeat(64))));
