@@ -2,17 +2,7 @@
 //! outside GitHub Actions. Every message goes through [`Log::clean`]: the token is masked and
 //! nothing can break a line or start one with `::`.
 
-/// Escapes a workflow command's message as the Actions toolkit does.
-pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escapes a workflow command's property value as the Actions toolkit does.
-pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
-}
+use crate::report::github::{data as escape_data, property as escape_property};
 
 /// How `ci` writes its own lines: workflow commands on GitHub Actions, plain lines elsewhere.
 #[derive(Debug, Clone, Default)]
