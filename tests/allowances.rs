@@ -34,11 +34,7 @@ fn run(cwd: &Path, args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String
         .envs(envs.iter().copied())
         .output()
         .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::outcome(out)
 }
 
 #[test]

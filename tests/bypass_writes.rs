@@ -61,11 +61,7 @@ fn ci(ws: &Path, sarif_file: &str) -> (i32, String, String) {
         .env("INPUT_SARIF-FILE", sarif_file)
         .output()
         .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::outcome(out)
 }
 
 #[test]

@@ -53,6 +53,16 @@ pub fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A finished command as the tests read it: its exit code (-1 when killed by a signal) and its
+/// output, decoded lossily.
+pub fn outcome(out: std::process::Output) -> (i32, String, String) {
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The schema errors of a SARIF text against the official SARIF 2.1.0 schema (draft-04, with
 /// formats checked); empty when valid.
 pub fn sarif_schema_errors(text: &str) -> Vec<String> {
