@@ -148,22 +148,44 @@ pub fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
 /// A folder outside both is its absolute path, starting with `/` (SARIF makes it a `file://`
 /// URI).
 pub fn uri_base(dir: &str) -> String {
-    let cwd = std::env::current_dir().ok();
+    let cwd = working_folder();
     let Some(abs) = absolute(dir, cwd.as_deref()) else {
         return clean(std::path::Path::new(dir));
     };
-    let cwd = cwd.map(|c| std::fs::canonicalize(&c).unwrap_or(c));
-    let root = repository_root(&abs).or_else(|| cwd.filter(|c| abs.starts_with(c)));
+    let root = cached_root(&abs).or_else(|| cwd.filter(|c| abs.starts_with(c)));
     match root.and_then(|r| abs.strip_prefix(&r).ok().map(clean)) {
         Some(rel) => rel,
         None => clean(&abs),
     }
 }
 
+/// The working folder, through links, read once: a registry run names hundreds of folders under
+/// the same one.
+fn working_folder() -> Option<std::path::PathBuf> {
+    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    CWD.get_or_init(|| {
+        let cwd = std::env::current_dir().ok()?;
+        Some(std::fs::canonicalize(&cwd).unwrap_or(cwd))
+    })
+    .clone()
+}
+
 /// The folder's absolute path: through links when it exists, else joined to the working
-/// folder.
+/// folder. A folder that is not itself a link is its parent's absolute path (looked up once per
+/// parent) joined with its name.
 fn absolute(dir: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
     let path = std::path::Path::new(dir);
+    let last_is_name = matches!(
+        path.components().next_back(),
+        Some(std::path::Component::Normal(_))
+    );
+    if last_is_name
+        && let (Some(parent), Some(name)) = (path.parent(), path.file_name())
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        && let Some(p) = cached_parent(parent)
+    {
+        return Some(p.join(name));
+    }
     if let Ok(p) = std::fs::canonicalize(path) {
         return Some(p);
     }
@@ -171,11 +193,50 @@ fn absolute(dir: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathB
         return Some(path.to_path_buf());
     }
     let cwd = cwd?;
-    Some(
-        std::fs::canonicalize(cwd)
-            .unwrap_or_else(|_| cwd.to_path_buf())
-            .join(path),
-    )
+    Some(cwd.join(path))
+}
+
+type Memo =
+    std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, Option<std::path::PathBuf>>>;
+
+/// `f(key)`, remembered for the run (the file system is only read).
+fn memo(
+    table: &'static std::sync::OnceLock<Memo>,
+    key: &std::path::Path,
+    f: impl FnOnce() -> Option<std::path::PathBuf>,
+) -> Option<std::path::PathBuf> {
+    let table = table.get_or_init(Default::default);
+    if let Some(v) = table.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return v.clone();
+    }
+    let v = f();
+    table
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.to_path_buf(), v.clone());
+    v
+}
+
+/// A parent folder through links (`""`: the working folder), once per parent.
+fn cached_parent(parent: &std::path::Path) -> Option<std::path::PathBuf> {
+    static PARENTS: std::sync::OnceLock<Memo> = std::sync::OnceLock::new();
+    let parent = if parent.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        parent
+    };
+    memo(&PARENTS, parent, || std::fs::canonicalize(parent).ok())
+}
+
+/// [`repository_root`] of a folder: its own `.git` looked up each time, its parent's answer
+/// remembered (a registry's packs share their parents).
+fn cached_root(abs: &std::path::Path) -> Option<std::path::PathBuf> {
+    static ROOTS: std::sync::OnceLock<Memo> = std::sync::OnceLock::new();
+    if abs.join(".git").symlink_metadata().is_ok() {
+        return Some(abs.to_path_buf());
+    }
+    let parent = abs.parent()?;
+    memo(&ROOTS, parent, || repository_root(parent))
 }
 
 /// The nearest folder at or above `abs` that holds a `.git` (a folder, or a file in a worktree

@@ -1,9 +1,18 @@
 //! Walking a pack folder: byte order, depth first, links never followed, special files never
 //! opened, reads bounded.
+//!
+//! The walk holds each folder open and reaches its entries through it (`openat` on the folder's
+//! descriptor), so a file costs one short name lookup, `fstat` and the reads; an entry's type
+//! comes from the folder listing and is checked again on the open file, so nothing but a regular
+//! file is ever read, even when the tree changes during the walk.
 
+use std::ffi::OsStr;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
 use super::{
     Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
@@ -17,9 +26,10 @@ const MAX_DEPTH: usize = 7;
 /// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
 /// (`error nowhere: No such file or directory (os error 2)`).
 pub fn load(dir: &Path) -> std::io::Result<Pack> {
-    // A folder that cannot be read is one error line (docs/exit-codes.md): read_dir gives the OS's error
-    // (also for a file given instead of a folder).
-    std::fs::read_dir(dir)?;
+    // A folder that cannot be read is one error line (docs/exit-codes.md): the OS's error, also
+    // for a file given instead of a folder. The folder itself may be a link (it is followed, as
+    // the folder named on the command line); nothing inside it is.
+    let root = open_dir(rustix::fs::CWD, dir, false)?;
     let mut pack = Pack {
         dir: dir.to_path_buf(),
         kind: Kind::Pass,
@@ -30,193 +40,338 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         index: Default::default(),
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
-    let manifest = read_bounded(&dir.join("pack.toml"));
-    if let Ok(Some((bytes, _))) = &manifest {
+    let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
+    if let Ok(Some((bytes, _, _))) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
-    let mut files = Files {
+    let mut walk = Walk {
+        pack,
         manifest: manifest.ok().flatten(),
         budget: READ_BUDGET,
+        count: 0,
+        stopped: false,
     };
-    let mut walker = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .max_depth(MAX_DEPTH)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
-        .into_iter();
-    let mut count = 0usize;
-    while let Some(item) = walker.next() {
-        let entry = match item {
-            Ok(e) => e,
-            Err(err) => {
-                pack.walk_problems.push(unreadable(dir, &err));
-                continue;
-            }
-        };
-        let (path, utf8) = rel(dir, entry.path());
-        let name = entry.file_name().to_string_lossy();
-        let ft = entry.file_type();
-        if name.starts_with('.') || (entry.depth() == 1 && name == "origin.json") {
-            pack.skipped.push(path);
-            if ft.is_dir() {
-                walker.skip_current_dir();
-            }
+    walk.folder(root, "", 1);
+    Ok(walk.pack)
+}
+
+/// Opens a folder without following a link at its name (`follow`: the walk's root may be one).
+fn open_dir(at: BorrowedFd<'_>, name: &Path, no_follow: bool) -> std::io::Result<OwnedFd> {
+    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    if no_follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    Ok(rustix::fs::openat(at, name, flags, Mode::empty())?)
+}
+
+/// A folder's entries: (name, type from the listing).
+type Listing = Vec<(Vec<u8>, FileType)>;
+
+/// A folder's entries, sorted by name bytes, and the open folder to reach them through.
+fn list(fd: OwnedFd) -> std::io::Result<(Dir, Listing)> {
+    let mut dir = Dir::new(fd)?;
+    let mut names = Vec::new();
+    while let Some(entry) = dir.read() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
             continue;
         }
-        count += 1;
-        if count > MAX_ENTRIES {
-            pack.walk_problems.push(WalkProblem::EntryLimit);
-            break;
-        }
-        let mut first_file = None;
-        let kind = if ft.is_symlink() {
-            EntryKind::Symlink
-        } else if ft.is_dir() {
-            let descend = utf8 && entry.depth() < MAX_DEPTH && allowed_folder(pack.kind, &path);
-            if !descend {
-                walker.skip_current_dir();
-                first_file = first_file_below(dir, entry.path());
+        names.push((name.to_vec(), entry.file_type()));
+    }
+    names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok((dir, names))
+}
+
+/// The state of one walk: the pack being built, pack.toml as read first, what is left of the
+/// read budget, and the entry count.
+struct Walk {
+    pack: Pack,
+    /// pack.toml's bytes, whether they are all of it, and its size.
+    manifest: Option<(Vec<u8>, bool, u64)>,
+    budget: u64,
+    count: usize,
+    stopped: bool,
+}
+
+impl Walk {
+    /// Visits the entries of the folder `fd` (pack-relative `prefix`, `""` for the root, whose
+    /// entries are at `depth` 1), in byte order, depth first.
+    fn folder(&mut self, fd: OwnedFd, prefix: &str, depth: usize) {
+        let (dir, names) = match list(fd) {
+            Ok(listed) => listed,
+            Err(err) => {
+                let path = if prefix.is_empty() { "." } else { prefix };
+                self.pack.walk_problems.push(WalkProblem::Unreadable {
+                    path: path.to_string(),
+                    message: err.to_string(),
+                    in_pack: false,
+                });
+                return;
             }
-            EntryKind::Dir { descended: descend }
-        } else if ft.is_file() {
-            files.read(&mut pack, &entry, &path);
-            EntryKind::File
-        } else {
-            EntryKind::Special
         };
-        pack.entries.push(Entry {
+        let Ok(at) = dir.fd() else { return };
+        for (name, listed) in names {
+            if self.stopped {
+                return;
+            }
+            self.entry(at, prefix, OsStr::from_bytes(&name), listed, depth);
+        }
+    }
+
+    /// One entry of a folder.
+    fn entry(
+        &mut self,
+        at: BorrowedFd<'_>,
+        prefix: &str,
+        name: &OsStr,
+        listed: FileType,
+        depth: usize,
+    ) {
+        let (path, utf8) = join(prefix, name);
+        let ft = if listed == FileType::Unknown {
+            // The file system does not say in its listing: ask, without following a link.
+            rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+                .map(|s| FileType::from_raw_mode(s.st_mode))
+                .unwrap_or(FileType::Unknown)
+        } else {
+            listed
+        };
+        let lossy = name.to_string_lossy();
+        if lossy.starts_with('.') || (depth == 1 && lossy == "origin.json") {
+            self.pack.skipped.push(path);
+            return;
+        }
+        self.count += 1;
+        if self.count > MAX_ENTRIES {
+            self.pack.walk_problems.push(WalkProblem::EntryLimit);
+            self.stopped = true;
+            return;
+        }
+        let kind = match ft {
+            FileType::Symlink => EntryKind::Symlink,
+            FileType::Directory => {
+                let descend = utf8 && depth < MAX_DEPTH && allowed_folder(self.pack.kind, &path);
+                self.pack.entries.push(Entry {
+                    path: path.clone(),
+                    kind: EntryKind::Dir { descended: descend },
+                    utf8,
+                    first_file: None,
+                });
+                let index = self.pack.entries.len() - 1;
+                if descend {
+                    match open_dir(at, Path::new(name), true) {
+                        Ok(fd) => self.folder(fd, &path, depth + 1),
+                        Err(err) => self.pack.walk_problems.push(WalkProblem::Unreadable {
+                            path,
+                            message: err.to_string(),
+                            in_pack: false,
+                        }),
+                    }
+                } else {
+                    self.pack.entries[index].first_file = first_file_below(at, name, &path, utf8);
+                }
+                return;
+            }
+            FileType::RegularFile => {
+                self.file(at, name, &path, depth);
+                EntryKind::File
+            }
+            _ => EntryKind::Special,
+        };
+        self.pack.entries.push(Entry {
             path,
             kind,
             utf8,
-            first_file,
+            first_file: None,
         });
     }
-    Ok(pack)
-}
 
-/// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
-fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
-    let path = err
-        .path()
-        .map(|p| rel(dir, p).0)
-        .unwrap_or_else(|| ".".to_string());
-    let message = err
-        .io_error()
-        .map(|e| e.to_string())
-        .unwrap_or_else(|| err.to_string());
-    WalkProblem::Unreadable {
-        path,
-        message,
-        in_pack: false,
-    }
-}
-
-/// The reading of a pack's regular files: pack.toml as read first, then each file within its
-/// limit and what is left of the pack's read budget.
-struct Files {
-    manifest: Option<(Vec<u8>, bool)>,
-    budget: u64,
-}
-
-impl Files {
     /// Reads one regular file into the pack (its bytes when it fits, else its size only).
-    fn read(&mut self, pack: &mut Pack, entry: &walkdir::DirEntry, path: &str) {
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+    fn file(&mut self, at: BorrowedFd<'_>, name: &OsStr, path: &str, depth: usize) {
         let mut file = PackFile {
             path: path.to_string(),
-            size,
+            size: 0,
             bytes: Vec::new(),
             complete: false,
         };
-        let kept = if entry.depth() == 1 && path == "pack.toml" {
+        let kept = if depth == 1 && path == "pack.toml" {
             self.manifest.take()
         } else {
             None
         };
-        if let Some((bytes, complete)) = kept {
+        if let Some((bytes, complete, size)) = kept {
+            file.size = size;
             file.complete = complete;
             file.bytes = bytes;
-        } else if size <= ONE_FILE_LIMIT && size <= self.budget {
-            match read_bounded(entry.path()) {
-                Ok(Some((bytes, complete))) => {
-                    file.complete = complete;
-                    if !complete {
-                        file.size = file.size.max(bytes.len() as u64);
-                    }
-                    file.bytes = bytes;
-                }
-                Ok(None) => {}
-                Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
-                    path: path.to_string(),
-                    message: err.to_string(),
-                    in_pack: true,
-                }),
-            }
+        } else {
+            self.read_into(at, name, &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
-        pack.index.insert(path.to_string(), pack.files.len());
-        pack.files.push(file);
+        self.pack
+            .index
+            .insert(path.to_string(), self.pack.files.len());
+        self.pack.files.push(file);
     }
-}
 
-/// Reads at most `ONE_FILE_LIMIT + 1` bytes of a regular file, never following a link and never
-/// blocking on a FIFO. `Ok(None)`: not a regular file. The flag says whether the whole file fit.
-pub fn read_bounded(path: &Path) -> std::io::Result<Option<(Vec<u8>, bool)>> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path);
-    let file = match file {
-        Ok(f) => f,
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Ok(None);
-    }
-    let mut bytes = Vec::with_capacity(meta.len().min(ONE_FILE_LIMIT + 1) as usize);
-    file.take(ONE_FILE_LIMIT + 1).read_to_end(&mut bytes)?;
-    let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
-    Ok(Some((bytes, complete)))
-}
-
-/// The first regular file below a folder, in walk order, looking at no more than 64 entries.
-fn first_file_below(dir: &Path, folder: &Path) -> Option<String> {
-    walkdir::WalkDir::new(folder)
-        .min_depth(1)
-        .max_depth(MAX_DEPTH)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
-        .into_iter()
-        .take(64)
-        .filter_map(Result::ok)
-        .find(|e| e.file_type().is_file())
-        .map(|e| rel(dir, e.path()))
-        .filter(|(_, utf8)| *utf8)
-        .map(|(p, _)| p)
-}
-
-/// The pack-relative `/`-separated path, and whether it is valid UTF-8.
-fn rel(dir: &Path, path: &Path) -> (String, bool) {
-    let r = path.strip_prefix(dir).unwrap_or(path);
-    // The walk gives clean relative paths: a valid UTF-8 one is already `/`-separated.
-    if let Some(s) = r.to_str() {
-        return (s.to_string(), true);
-    }
-    let mut utf8 = true;
-    let parts: Vec<String> = r
-        .components()
-        .map(|c| {
-            let s = c.as_os_str();
-            match s.to_str() {
-                Some(s) => s.to_string(),
-                None => {
-                    utf8 = false;
-                    s.to_string_lossy().into_owned()
+    /// Opens the file and reads it when its size is within its limit and the budget left.
+    fn read_into(&mut self, at: BorrowedFd<'_>, name: &OsStr, file: &mut PackFile) {
+        let limit = ONE_FILE_LIMIT.min(self.budget);
+        match open_regular(at, name) {
+            Ok(Some((fd, size))) => {
+                file.size = size;
+                if size > limit {
+                    return;
+                }
+                match read_bounded(fd, size) {
+                    Ok((bytes, complete)) => {
+                        file.complete = complete;
+                        if !complete {
+                            file.size = file.size.max(bytes.len() as u64);
+                        }
+                        file.bytes = bytes;
+                    }
+                    Err(err) => self.unreadable(file, err),
                 }
             }
-        })
-        .collect();
-    (parts.join("/"), utf8)
+            Ok(None) => {}
+            Err(err) => {
+                // A file that cannot be opened is a problem only where it would have been read.
+                let size = rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .map(|s| s.st_size as u64)
+                    .unwrap_or(0);
+                file.size = size;
+                if size <= limit {
+                    self.unreadable(file, err);
+                }
+            }
+        }
+    }
+
+    fn unreadable(&mut self, file: &PackFile, err: std::io::Error) {
+        self.pack.walk_problems.push(WalkProblem::Unreadable {
+            path: file.path.clone(),
+            message: err.to_string(),
+            in_pack: true,
+        });
+    }
+}
+
+/// Opens a regular file for reading, never following a link, never blocking on a FIFO and never
+/// taking a terminal; `Ok(None)` when what is there is not a regular file (checked on the open
+/// file, so a swap after the listing is caught). Returns the descriptor and the size.
+fn open_regular(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<(OwnedFd, u64)>> {
+    let flags =
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let fd = match rustix::fs::openat(at, name, flags, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let stat = rustix::fs::fstat(&fd)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Ok(None);
+    }
+    Ok(Some((fd, stat.st_size as u64)))
+}
+
+/// pack.toml, read before the walk: checked to be a regular file before it is opened (so a FIFO,
+/// a device or a link by that name is never opened), then checked again on the open file.
+/// `Ok(None)`: there is no regular file by that name.
+fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<(Vec<u8>, bool, u64)>> {
+    let listed = match rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(s) => s,
+        Err(rustix::io::Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    if FileType::from_raw_mode(listed.st_mode) != FileType::RegularFile {
+        return Ok(None);
+    }
+    let Some((fd, size)) = open_regular(at, name)? else {
+        return Ok(None);
+    };
+    let opened = rustix::fs::fstat(&fd)?;
+    if (opened.st_dev, opened.st_ino) != (listed.st_dev, listed.st_ino) {
+        return Ok(None);
+    }
+    let (bytes, complete) = read_bounded(fd, size)?;
+    Ok(Some((bytes, complete, size)))
+}
+
+/// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open file. The flag says whether the whole
+/// file fit.
+fn read_bounded(fd: OwnedFd, size: u64) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut bytes = Vec::with_capacity(size.min(ONE_FILE_LIMIT + 1) as usize);
+    std::fs::File::from(fd)
+        .take(ONE_FILE_LIMIT + 1)
+        .read_to_end(&mut bytes)?;
+    let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
+    Ok((bytes, complete))
+}
+
+/// The first regular file below a folder the walk does not enter (at most [`MAX_DEPTH`] levels
+/// below it), in walk order, looking at no more than 64 entries; `None` when its path is not
+/// UTF-8 (`utf8`: whether the folder's is).
+fn first_file_below(at: BorrowedFd<'_>, name: &OsStr, path: &str, utf8: bool) -> Option<String> {
+    let mut budget = 64usize;
+    let fd = open_dir(at, Path::new(name), true).ok()?;
+    let (found, found_utf8) = first_in(fd, (path, utf8), 1, &mut budget)?;
+    found_utf8.then_some(found)
+}
+
+/// [`first_file_below`] inside one folder (`prefix`: its path and whether it is UTF-8), `level`
+/// levels below the folder it started from.
+fn first_in(
+    fd: OwnedFd,
+    prefix: (&str, bool),
+    level: usize,
+    budget: &mut usize,
+) -> Option<(String, bool)> {
+    if level > MAX_DEPTH {
+        return None;
+    }
+    let (dir, names) = list(fd).ok()?;
+    let at = dir.fd().ok()?;
+    for (name, listed) in names {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let name = OsStr::from_bytes(&name);
+        let (path, utf8) = join(prefix.0, name);
+        let utf8 = utf8 && prefix.1;
+        let ft = if listed == FileType::Unknown {
+            rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+                .map(|s| FileType::from_raw_mode(s.st_mode))
+                .unwrap_or(FileType::Unknown)
+        } else {
+            listed
+        };
+        match ft {
+            FileType::RegularFile => return Some((path, utf8)),
+            FileType::Directory => {
+                if let Ok(sub) = open_dir(at, Path::new(name), true)
+                    && let Some(found) = first_in(sub, (&path, utf8), level + 1, budget)
+                {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `prefix/name` (pack-relative, `/`-separated; lossy where the name is not UTF-8), and whether
+/// every component is UTF-8 (a folder whose name is not is never entered, so the prefix is).
+fn join(prefix: &str, name: &OsStr) -> (String, bool) {
+    let (part, utf8) = match name.to_str() {
+        Some(s) => (std::borrow::Cow::Borrowed(s), true),
+        None => (name.to_string_lossy(), false),
+    };
+    if prefix.is_empty() {
+        (part.into_owned(), utf8)
+    } else {
+        (format!("{prefix}/{part}"), utf8)
+    }
 }
