@@ -272,7 +272,7 @@ mod tests {
         assert!(read_bounded(&a, &seen).is_err(), "a link is never followed");
         let folder = std::fs::symlink_metadata(d.path()).unwrap();
         assert!(
-            read_bounded(d.path(), &fifo).is_err(),
+            read_bounded(d.path(), &folder).is_err(),
             "not a regular file: never opened"
         );
     }
