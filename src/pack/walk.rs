@@ -30,14 +30,8 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         walk_problems: Vec::new(),
         index: Default::default(),
     };
-    // pack.toml decides the layout, so it is read first (and kept: one read per file), and only
-    // when it is a regular file: a FIFO, a device, a socket or a link of that name is never
-    // opened (the walk reports it).
-    let manifest_path = dir.join("pack.toml");
-    let manifest = std::fs::symlink_metadata(&manifest_path)
-        .ok()
-        .filter(|m| m.file_type().is_file())
-        .and_then(|seen| Some((seen.ino(), read_bounded(&manifest_path, &seen).ok()?)));
+    // pack.toml decides the layout, so it is read first (and kept: one read per file).
+    let manifest = read_manifest(dir);
     if let Some((_, (bytes, _))) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
@@ -99,6 +93,16 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         });
     }
     Ok(pack)
+}
+
+/// pack.toml's inode number and its reading, read before the walk, and only when it is a
+/// regular file: a FIFO, a device, a socket or a link of that name is never opened (the walk
+/// reports it).
+fn read_manifest(dir: &Path) -> Option<(u64, (Vec<u8>, bool))> {
+    let path = dir.join("pack.toml");
+    let seen = std::fs::symlink_metadata(&path).ok()?;
+    let read = read_bounded(&path, &seen).ok()?;
+    Some((seen.ino(), read))
 }
 
 /// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
