@@ -41,7 +41,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
     let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
-    if let Ok(Some((bytes, _, _))) = &manifest {
+    if let Ok(Some((bytes, ..))) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
     let mut walk = Walk {
@@ -64,8 +64,11 @@ fn open_dir(at: BorrowedFd<'_>, name: &Path, no_follow: bool) -> std::io::Result
     Ok(rustix::fs::openat(at, name, flags, Mode::empty())?)
 }
 
-/// A folder's entries: (name, type from the listing).
-type Listing = Vec<(Vec<u8>, FileType)>;
+/// A folder entry's type and inode number, as its folder lists them.
+type Listed = (FileType, u64);
+
+/// A folder's entries: (name, type and inode from the listing).
+type Listing = Vec<(Vec<u8>, Listed)>;
 
 /// A folder's entries, sorted by name bytes, and the open folder to reach them through.
 fn list(fd: OwnedFd) -> std::io::Result<(Dir, Listing)> {
@@ -77,18 +80,30 @@ fn list(fd: OwnedFd) -> std::io::Result<(Dir, Listing)> {
         if name == b"." || name == b".." {
             continue;
         }
-        names.push((name.to_vec(), entry.file_type()));
+        names.push((name.to_vec(), (entry.file_type(), entry.ino())));
     }
     names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok((dir, names))
+}
+
+/// An entry's type and inode number: the listing's, or, where the file system does not give the
+/// type in its listing, asked without following a link.
+fn type_of(at: BorrowedFd<'_>, name: &OsStr, listed: Listed) -> Listed {
+    if listed.0 != FileType::Unknown {
+        return listed;
+    }
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .map(|s| (FileType::from_raw_mode(s.st_mode), s.st_ino))
+        .unwrap_or(listed)
 }
 
 /// The state of one walk: the pack being built, pack.toml as read first, what is left of the
 /// read budget, and the entry count.
 struct Walk {
     pack: Pack,
-    /// pack.toml's bytes, whether they are all of it, and its size.
-    manifest: Option<(Vec<u8>, bool, u64)>,
+    /// pack.toml as read first: its bytes, whether they are all of it, its size and its inode
+    /// (the walk keeps the reading only for the same file).
+    manifest: Option<(Vec<u8>, bool, u64, u64)>,
     budget: u64,
     count: usize,
     stopped: bool,
@@ -125,18 +140,11 @@ impl Walk {
         at: BorrowedFd<'_>,
         prefix: &str,
         name: &OsStr,
-        listed: FileType,
+        (listed, ino): Listed,
         depth: usize,
     ) {
         let (path, utf8) = join(prefix, name);
-        let ft = if listed == FileType::Unknown {
-            // The file system does not say in its listing: ask, without following a link.
-            rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
-                .map(|s| FileType::from_raw_mode(s.st_mode))
-                .unwrap_or(FileType::Unknown)
-        } else {
-            listed
-        };
+        let (ft, ino) = type_of(at, name, (listed, ino));
         let lossy = name.to_string_lossy();
         if lossy.starts_with('.') || (depth == 1 && lossy == "origin.json") {
             self.pack.skipped.push(path);
@@ -174,7 +182,7 @@ impl Walk {
                 return;
             }
             FileType::RegularFile => {
-                self.file(at, name, &path, depth);
+                self.file(at, (name, ino), &path, depth);
                 EntryKind::File
             }
             _ => EntryKind::Special,
@@ -188,24 +196,26 @@ impl Walk {
     }
 
     /// Reads one regular file into the pack (its bytes when it fits, else its size only).
-    fn file(&mut self, at: BorrowedFd<'_>, name: &OsStr, path: &str, depth: usize) {
+    fn file(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), path: &str, depth: usize) {
         let mut file = PackFile {
             path: path.to_string(),
             size: 0,
             bytes: Vec::new(),
             complete: false,
         };
-        let kept = if depth == 1 && path == "pack.toml" {
-            self.manifest.take()
-        } else {
-            None
+        let kept = match self.manifest.take() {
+            Some(m) if depth == 1 && path == "pack.toml" && m.3 == ino => Some(m),
+            other => {
+                self.manifest = other;
+                None
+            }
         };
-        if let Some((bytes, complete, size)) = kept {
+        if let Some((bytes, complete, size, _)) = kept {
             file.size = size;
             file.complete = complete;
             file.bytes = bytes;
         } else {
-            self.read_into(at, name, &mut file);
+            self.read_into(at, (name, ino), &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
         self.pack
@@ -215,10 +225,10 @@ impl Walk {
     }
 
     /// Opens the file and reads it when its size is within its limit and the budget left.
-    fn read_into(&mut self, at: BorrowedFd<'_>, name: &OsStr, file: &mut PackFile) {
+    fn read_into(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), file: &mut PackFile) {
         let limit = ONE_FILE_LIMIT.min(self.budget);
-        match open_regular(at, name) {
-            Ok(Some((fd, size))) => {
+        match open_regular(at, name, ino) {
+            Ok((fd, size)) => {
                 file.size = size;
                 if size > limit {
                     return;
@@ -234,7 +244,6 @@ impl Walk {
                     Err(err) => self.unreadable(file, err),
                 }
             }
-            Ok(None) => {}
             Err(err) => {
                 // A file that cannot be opened is a problem only where it would have been read.
                 let size = rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
@@ -257,28 +266,37 @@ impl Walk {
     }
 }
 
-/// Opens a regular file for reading, never following a link, never blocking on a FIFO and never
-/// taking a terminal; `Ok(None)` when what is there is not a regular file (checked on the open
-/// file, so a swap after the listing is caught). Returns the descriptor and the size.
-fn open_regular(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<(OwnedFd, u64)>> {
+/// Opens the regular file the listing showed (`ino`: its inode number there) for reading,
+/// following no link, never blocking on a FIFO and never taking a terminal. The open file must
+/// be that regular file, or the entry changed between the listing and the open and is refused,
+/// unread. Returns the descriptor and the size.
+fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(OwnedFd, u64)> {
     let flags =
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-    let fd = match rustix::fs::openat(at, name, flags, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(rustix::io::Errno::LOOP) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
+    let fd = rustix::fs::openat(at, name, flags, Mode::empty()).map_err(|e| match e {
+        rustix::io::Errno::LOOP => not_the_file(),
+        e => e.into(),
+    })?;
     let stat = rustix::fs::fstat(&fd)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Ok(None);
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile || stat.st_ino != ino {
+        return Err(not_the_file());
     }
-    Ok(Some((fd, stat.st_size as u64)))
+    Ok((fd, stat.st_size as u64))
+}
+
+/// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or
+/// another file between the look and the open).
+fn not_the_file() -> std::io::Error {
+    std::io::Error::other("changed while it was read: no longer the regular file the walk found")
 }
 
 /// pack.toml, read before the walk: checked to be a regular file before it is opened (so a FIFO,
 /// a device or a link by that name is never opened), then checked again on the open file.
 /// `Ok(None)`: there is no regular file by that name.
-fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<(Vec<u8>, bool, u64)>> {
+fn read_named(
+    at: BorrowedFd<'_>,
+    name: &OsStr,
+) -> std::io::Result<Option<(Vec<u8>, bool, u64, u64)>> {
     let listed = match rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(s) => s,
         Err(rustix::io::Errno::NOENT) => return Ok(None),
@@ -287,15 +305,12 @@ fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<(Vec<u
     if FileType::from_raw_mode(listed.st_mode) != FileType::RegularFile {
         return Ok(None);
     }
-    let Some((fd, size)) = open_regular(at, name)? else {
-        return Ok(None);
-    };
-    let opened = rustix::fs::fstat(&fd)?;
-    if (opened.st_dev, opened.st_ino) != (listed.st_dev, listed.st_ino) {
-        return Ok(None);
+    let (fd, size) = open_regular(at, name, listed.st_ino)?;
+    if rustix::fs::fstat(&fd)?.st_dev != listed.st_dev {
+        return Err(not_the_file());
     }
     let (bytes, complete) = read_bounded(fd, size)?;
-    Ok(Some((bytes, complete, size)))
+    Ok(Some((bytes, complete, size, listed.st_ino)))
 }
 
 /// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open file. The flag says whether the whole
@@ -340,14 +355,7 @@ fn first_in(
         let name = OsStr::from_bytes(&name);
         let (path, utf8) = join(prefix.0, name);
         let utf8 = utf8 && prefix.1;
-        let ft = if listed == FileType::Unknown {
-            rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
-                .map(|s| FileType::from_raw_mode(s.st_mode))
-                .unwrap_or(FileType::Unknown)
-        } else {
-            listed
-        };
-        match ft {
+        match type_of(at, name, listed).0 {
             FileType::RegularFile => return Some((path, utf8)),
             FileType::Directory => {
                 if let Ok(sub) = open_dir(at, Path::new(name), true)
@@ -373,5 +381,107 @@ fn join(prefix: &str, name: &OsStr) -> (String, bool) {
         (part.into_owned(), utf8)
     } else {
         (format!("{prefix}/{part}"), utf8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inode number the folder lists for `name` (the walk's look).
+    fn look(at: BorrowedFd<'_>, name: &str) -> u64 {
+        rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+            .unwrap()
+            .st_ino
+    }
+
+    #[test]
+    fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
+        std::fs::write(&a, "name = \"a\"\n").unwrap();
+        std::fs::write(&b, "secret\n").unwrap();
+        let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
+        let at = folder.as_fd();
+        let seen = look(at, "pack.toml");
+        // Control: the file the look saw is read.
+        let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
+        assert_eq!(read_bounded(fd, size).unwrap().0, b"name = \"a\"\n");
+        std::fs::rename(&b, &a).unwrap();
+        let err = open_regular(at, OsStr::new("pack.toml"), seen).unwrap_err();
+        assert!(
+            err.to_string().contains("changed while it was read"),
+            "{err}"
+        );
+        std::fs::remove_file(&a).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
+        let link = look(at, "pack.toml");
+        assert!(
+            open_regular(at, OsStr::new("pack.toml"), link).is_err(),
+            "a link is never followed"
+        );
+        assert_eq!(read_named(at, OsStr::new("pack.toml")).unwrap(), None);
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        let sub = look(at, "sub");
+        assert!(
+            open_regular(at, OsStr::new("sub"), sub).is_err(),
+            "not a regular file: never read"
+        );
+    }
+
+    #[test]
+    fn a_fifo_pack_toml_leaves_the_kind_to_the_walk() {
+        let d = tempfile::tempdir().unwrap();
+        let c = std::ffi::CString::new(
+            d.path()
+                .join("pack.toml")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        // SAFETY: mkfifo on a path string that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let pack = load(d.path()).unwrap();
+        assert!(pack.file("pack.toml").is_none());
+        assert_eq!(pack.entries[0].kind, EntryKind::Special);
+    }
+
+    #[test]
+    fn entries_come_in_byte_order_depth_first_with_their_first_file() {
+        let d = tempfile::tempdir().unwrap();
+        for (p, body) in [
+            ("pack.toml", "name = \"p\"\n"),
+            ("prompts/b.md", "b"),
+            ("prompts/a.md", "a"),
+            ("junk/deep/x.md", "x"),
+            ("README.md", "r"),
+            (".hidden", "h"),
+        ] {
+            let path = d.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body).unwrap();
+        }
+        let pack = load(d.path()).unwrap();
+        let paths: Vec<&str> = pack.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "README.md",
+                "junk",
+                "pack.toml",
+                "prompts",
+                "prompts/a.md",
+                "prompts/b.md"
+            ]
+        );
+        assert_eq!(pack.skipped, [".hidden"]);
+        // A folder the layout does not allow is not entered; it points at its first file.
+        assert_eq!(pack.entries[1].kind, EntryKind::Dir { descended: false });
+        assert_eq!(
+            pack.entries[1].first_file.as_deref(),
+            Some("junk/deep/x.md")
+        );
+        assert_eq!(pack.file("prompts/a.md").unwrap().bytes, b"a");
+        assert!(pack.file("junk/deep/x.md").is_none(), "control: never read");
     }
 }
