@@ -31,6 +31,16 @@ fn check(o: &Output<'_>) -> Result<(), String> {
         return Err("an empty path".into());
     }
     let folder: PathBuf = if o.folder {
+        // A folder of report files (`--prompts-dir`) is never reached through a link: not the
+        // folder itself, nor a folder of its path inside the working folder (docs/security.md,
+        // "Writes").
+        let cwd = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
+        if let Some(link) = crate::core::fsx::link_on_path(o.path, &cwd) {
+            return Err(format!(
+                "passes through the symbolic link {}; a link is never written through",
+                crate::core::escape::line(&link.display().to_string())
+            ));
+        }
         if o.path.exists() && !o.path.is_dir() {
             return Err("not a folder".into());
         }
@@ -84,6 +94,22 @@ mod tests {
         let err = one(t.path(), false).unwrap_err();
         assert!(err.contains("is a folder"), "control: {err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn a_prompts_dir_that_is_a_link_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let link = t.path().join("prompts");
+        std::os::unix::fs::symlink(elsewhere.path(), &link).unwrap();
+        let err = one(&link, true).unwrap_err();
+        assert!(err.contains("symbolic link"), "{err}");
+        // Outside the working folder only the folder itself is looked at: the folders above it
+        // are the caller's choice (a link inside the working folder: tests/bypass_outputs.rs).
+        assert_eq!(one(&link.join("below"), true), Ok(()));
+        std::fs::remove_dir(elsewhere.path().join("below")).unwrap();
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        assert_eq!(one(&t.path().join("real/below"), true), Ok(()), "control");
     }
 
     #[test]

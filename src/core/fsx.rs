@@ -2,7 +2,7 @@
 //! folder, then renamed over the destination (docs/security.md, "Writes").
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename. A symbolic
 /// link (or any other entry) at `path` is replaced, never followed, and a reader never sees a
@@ -21,6 +21,86 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     set_readable(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The first symbolic link a write to `path` would pass through, as written (a `..` after a link
+/// is resolved through the link, so the path is not tidied first): every folder of the path that
+/// lies below `root` (the working folder, a workspace), and `path` itself wherever it is. Folders
+/// at or above `root` are the caller's (a runner whose work folder is a link) and are not looked
+/// at. `path` is relative to `root` unless absolute.
+pub fn link_on_path(path: &Path, root: &Path) -> Option<PathBuf> {
+    let abs = root.join(path);
+    let root = lexical(root);
+    let mut prefix = PathBuf::new();
+    for c in abs.components() {
+        prefix.push(c);
+        let norm = lexical(&prefix);
+        let below = norm.starts_with(&root) && norm != root;
+        if !below && prefix != abs {
+            continue;
+        }
+        let is_link = std::fs::symlink_metadata(&prefix)
+            .map(|m| m.file_type().is_symlink())
+            .unwrap_or(false);
+        if is_link {
+            return Some(
+                norm.strip_prefix(&root)
+                    .map(Path::to_path_buf)
+                    .unwrap_or(norm),
+            );
+        }
+    }
+    None
+}
+
+/// `.` and `..` resolved without reading the disk.
+pub fn lexical(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `base/<part>/<part>...`, each folder made when missing and otherwise required to be a real
+/// folder: a symbolic link there (or `base` itself a link) is an error, never followed, so names
+/// a pack chose cannot steer a write out of `base`. Each part is one plain name.
+pub fn real_folders(base: &Path, parts: &[&str]) -> std::io::Result<PathBuf> {
+    let mut dir = base.to_path_buf();
+    real_folder(&dir)?;
+    for part in parts {
+        dir.push(part);
+        if let Err(e) = std::fs::create_dir(&dir)
+            && e.kind() != std::io::ErrorKind::AlreadyExists
+        {
+            return Err(e);
+        }
+        real_folder(&dir)?;
+    }
+    Ok(dir)
+}
+
+fn real_folder(dir: &Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.file_type().is_symlink() {
+        return Err(std::io::Error::other(format!(
+            "{} is a symbolic link; a link is never written through",
+            dir.display()
+        )));
+    }
+    if !meta.is_dir() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a folder",
+            dir.display()
+        )));
+    }
     Ok(())
 }
 
@@ -56,6 +136,55 @@ mod tests {
         std::os::unix::fs::symlink(&victim, &link).unwrap();
         std::fs::write(&link, "overwritten").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "overwritten");
+    }
+
+    #[test]
+    fn a_link_on_the_path_below_the_root_is_found() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("ws");
+        std::fs::create_dir_all(root.join("real/deeper")).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), root.join("out")).unwrap();
+        std::os::unix::fs::symlink(root.join("real"), root.join("inside")).unwrap();
+        let link = |p: &str| link_on_path(Path::new(p), &root);
+        assert_eq!(link("out"), Some(PathBuf::from("out")));
+        assert_eq!(link("out/prompts"), Some(PathBuf::from("out")));
+        assert_eq!(
+            link("inside/x"),
+            Some(PathBuf::from("inside")),
+            "even inside"
+        );
+        assert_eq!(link("inside/../x"), Some(PathBuf::from("inside")));
+        assert_eq!(link("./real/deeper/new"), None, "control: real folders");
+        assert_eq!(link(&root.join("real").display().to_string()), None);
+        // Above the root: the caller's; the path itself: looked at wherever it is.
+        let above = d.path().join("above");
+        std::os::unix::fs::symlink(&root, &above).unwrap();
+        assert_eq!(link_on_path(Path::new("real"), &above), None);
+        assert_eq!(link_on_path(&above, &root), Some(above.clone()));
+        assert_eq!(lexical(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+    }
+
+    #[test]
+    fn real_folders_are_made_and_links_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let made = real_folders(d.path(), &["p", "c"]).unwrap();
+        assert!(made.is_dir() && made.ends_with("p/c"));
+        assert!(
+            real_folders(d.path(), &["p", "c"]).is_ok(),
+            "again: already there"
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), d.path().join("q")).unwrap();
+        let err = real_folders(d.path(), &["q", "c"]).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(
+            real_folders(&d.path().join("q"), &[]).is_err(),
+            "the base too"
+        );
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        std::fs::write(d.path().join("f"), "").unwrap();
+        assert!(real_folders(d.path(), &["f", "c"]).is_err());
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! opened, reads bounded.
 
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt};
 use std::path::Path;
+use walkdir::DirEntryExt as _;
 
 use super::{
     Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
@@ -30,12 +31,12 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         index: Default::default(),
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
-    let manifest = read_bounded(&dir.join("pack.toml"));
-    if let Ok(Some((bytes, _))) = &manifest {
+    let manifest = read_manifest(dir);
+    if let Some((_, (bytes, _))) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
     let mut files = Files {
-        manifest: manifest.ok().flatten(),
+        manifest,
         budget: READ_BUDGET,
     };
     let mut walker = walkdir::WalkDir::new(dir)
@@ -94,6 +95,16 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     Ok(pack)
 }
 
+/// pack.toml's inode number and its reading, read before the walk, and only when it is a
+/// regular file: a FIFO, a device, a socket or a link of that name is never opened (the walk
+/// reports it).
+fn read_manifest(dir: &Path) -> Option<(u64, (Vec<u8>, bool))> {
+    let path = dir.join("pack.toml");
+    let seen = std::fs::symlink_metadata(&path).ok()?;
+    let read = read_bounded(&path, &seen).ok()?;
+    Some((seen.ino(), read))
+}
+
 /// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
 fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
     let path = err
@@ -114,38 +125,46 @@ fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
 /// The reading of a pack's regular files: pack.toml as read first, then each file within its
 /// limit and what is left of the pack's read budget.
 struct Files {
-    manifest: Option<(Vec<u8>, bool)>,
+    /// pack.toml's inode number and its reading.
+    manifest: Option<(u64, (Vec<u8>, bool))>,
     budget: u64,
 }
 
 impl Files {
     /// Reads one regular file into the pack (its bytes when it fits, else its size only).
     fn read(&mut self, pack: &mut Pack, entry: &walkdir::DirEntry, path: &str) {
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        // The entry's own lstat (no link followed): what the open must find again.
+        let seen = entry.metadata().map_err(std::io::Error::from);
+        let size = seen.as_ref().map(|m| m.len()).unwrap_or(0);
         let mut file = PackFile {
             path: path.to_string(),
             size,
             bytes: Vec::new(),
             complete: false,
         };
-        let kept = if entry.depth() == 1 && path == "pack.toml" {
-            self.manifest.take()
-        } else {
-            None
+        let kept = match self.manifest.take() {
+            Some((ino, read))
+                if entry.depth() == 1 && path == "pack.toml" && ino == entry.ino() =>
+            {
+                Some(read)
+            }
+            other => {
+                self.manifest = other;
+                None
+            }
         };
         if let Some((bytes, complete)) = kept {
             file.complete = complete;
             file.bytes = bytes;
         } else if size <= ONE_FILE_LIMIT && size <= self.budget {
-            match read_bounded(entry.path()) {
-                Ok(Some((bytes, complete))) => {
+            match seen.and_then(|seen| read_bounded(entry.path(), &seen)) {
+                Ok((bytes, complete)) => {
                     file.complete = complete;
                     if !complete {
                         file.size = file.size.max(bytes.len() as u64);
                     }
                     file.bytes = bytes;
                 }
-                Ok(None) => {}
                 Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
                     path: path.to_string(),
                     message: err.to_string(),
@@ -159,26 +178,38 @@ impl Files {
     }
 }
 
-/// Reads at most `ONE_FILE_LIMIT + 1` bytes of a regular file, never following a link and never
-/// blocking on a FIFO. `Ok(None)`: not a regular file. The flag says whether the whole file fit.
-pub fn read_bounded(path: &Path) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+/// Reads at most `ONE_FILE_LIMIT + 1` bytes of the regular file at `path` that `seen` (its
+/// lstat, taken by the caller) describes; the flag says whether the whole file fit. Nothing but
+/// that file is ever read: an entry `seen` does not show as a regular file is never opened, the
+/// open follows no link and does not block on a FIFO, and the open file must be the same regular
+/// file (device and inode) `seen` described, or the entry changed between the look and the open
+/// and is refused, unread.
+pub fn read_bounded(path: &Path, seen: &std::fs::Metadata) -> std::io::Result<(Vec<u8>, bool)> {
+    if !seen.file_type().is_file() {
+        return Err(not_the_file());
+    }
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path);
-    let file = match file {
-        Ok(f) => f,
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
-        Err(e) => return Err(e),
-    };
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => not_the_file(),
+            _ => e,
+        })?;
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Ok(None);
+    if !meta.is_file() || (meta.dev(), meta.ino()) != (seen.dev(), seen.ino()) {
+        return Err(not_the_file());
     }
     let mut bytes = Vec::with_capacity(meta.len().min(ONE_FILE_LIMIT + 1) as usize);
     file.take(ONE_FILE_LIMIT + 1).read_to_end(&mut bytes)?;
     let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
-    Ok(Some((bytes, complete)))
+    Ok((bytes, complete))
+}
+
+/// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or
+/// another file between the look and the open).
+fn not_the_file() -> std::io::Error {
+    std::io::Error::other("changed while it was read: no longer the regular file the walk found")
 }
 
 /// The first regular file below a folder, in walk order, looking at no more than 64 entries.
@@ -219,4 +250,51 @@ fn rel(dir: &Path, path: &Path) -> (String, bool) {
         })
         .collect();
     (parts.join("/"), utf8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
+        std::fs::write(&a, "name = \"a\"\n").unwrap();
+        std::fs::write(&b, "secret\n").unwrap();
+        let seen = std::fs::symlink_metadata(&a).unwrap();
+        // Control: the file the look saw is read.
+        assert_eq!(read_bounded(&a, &seen).unwrap().0, b"name = \"a\"\n");
+        std::fs::rename(&b, &a).unwrap();
+        let err = read_bounded(&a, &seen).unwrap_err();
+        assert!(
+            err.to_string().contains("changed while it was read"),
+            "{err}"
+        );
+        std::fs::remove_file(&a).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
+        assert!(read_bounded(&a, &seen).is_err(), "a link is never followed");
+        let folder = std::fs::symlink_metadata(d.path()).unwrap();
+        assert!(
+            read_bounded(d.path(), &folder).is_err(),
+            "not a regular file: never opened"
+        );
+    }
+
+    #[test]
+    fn a_fifo_pack_toml_leaves_the_kind_to_the_walk() {
+        let d = tempfile::tempdir().unwrap();
+        let c = std::ffi::CString::new(
+            d.path()
+                .join("pack.toml")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        // SAFETY: mkfifo on a path string that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let pack = load(d.path()).unwrap();
+        assert!(pack.file("pack.toml").is_none());
+        assert_eq!(pack.entries[0].kind, EntryKind::Special);
+    }
 }

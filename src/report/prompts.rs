@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::core::escape;
+use crate::core::{escape, fsx};
 use crate::outcome::{CaseResult, PackReport};
 
 /// One prompt: the label (without `# `), a file name for `--prompts-dir`, and the text.
@@ -63,18 +63,31 @@ pub fn block(text: &str) -> String {
 }
 
 /// `--prompts-dir DIR`: one file per prompt, `DIR/<pack>/<case>/call-<n>-model.txt` and
-/// `call-<n>-reviewer-<m>.txt`, the text as sent (a file is not a terminal). `<pack>` is the
-/// name the lines use, with `/` turned into `--` so a run over several folders stays flat.
+/// `call-<n>-reviewer-<m>.txt`, each as `--print-prompts` shows it ([`block`]: a file is read in
+/// a terminal, an editor or a CI log, so a hidden character a case carries is shown as
+/// `U+XXXX`). `<pack>` is the name the lines use, with `/` turned into `--` so a run over several
+/// folders stays flat. No write follows a link (docs/security.md, "Writes"): `DIR`, `<pack>` and
+/// `<case>` must be real folders, and each file is written through a temporary file renamed over
+/// the destination, so a link planted there is replaced.
 pub fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
     for r in reports {
         for c in &r.cases {
-            let folder = dir.join(safe(r.run_name())).join(safe(&c.name));
-            std::fs::create_dir_all(&folder)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", folder.display()))?;
+            let (pack, case) = (safe(r.run_name()), safe(&c.name));
+            let folder = fsx::real_folders(dir, &[&pack, &case]).map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot write the prompts of {}: {}",
+                    escape::line(&r.case_label(&c.name)),
+                    escape::line(&e.to_string())
+                )
+            })?;
             for p in labelled(r, c) {
                 let path = folder.join(&p.file);
-                std::fs::write(&path, p.text)
-                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+                fsx::write_atomic(&path, block(p.text).as_bytes()).map_err(|e| {
+                    anyhow::anyhow!(
+                        "cannot write {}: {e}",
+                        escape::line(&path.display().to_string())
+                    )
+                })?;
             }
         }
     }
@@ -133,7 +146,33 @@ mod tests {
         write_dir(&[report()], t.path()).unwrap();
         let f = t.path().join("packs--a/c/call-1-reviewer-1.txt");
         assert_eq!(std::fs::read_to_string(f).unwrap(), "review");
-        assert!(t.path().join("packs--a/c/call-1-model.txt").is_file());
+        let model = t.path().join("packs--a/c/call-1-model.txt");
+        assert_eq!(
+            std::fs::read_to_string(model).unwrap(),
+            "one\nU+003A:error xU+202E",
+            "shown as --print-prompts shows it"
+        );
         assert_eq!(safe("../.x"), "x");
+    }
+
+    #[test]
+    fn prompts_dir_never_writes_through_a_link() {
+        let t = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::create_dir(t.path().join("packs--a")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), t.path().join("packs--a/c")).unwrap();
+        let err = write_dir(&[report()], t.path()).unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        // A link at a file's place is replaced, its target untouched.
+        std::fs::remove_file(t.path().join("packs--a/c")).unwrap();
+        std::fs::create_dir(t.path().join("packs--a/c")).unwrap();
+        let victim = elsewhere.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let at = t.path().join("packs--a/c/call-1-model.txt");
+        std::os::unix::fs::symlink(&victim, &at).unwrap();
+        write_dir(&[report()], t.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(std::fs::symlink_metadata(&at).unwrap().is_file());
     }
 }
