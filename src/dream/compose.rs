@@ -16,8 +16,7 @@
 use std::cell::OnceCell;
 
 use super::render::{self, CallData, defang};
-use super::session::Session;
-use super::{Call, Pass};
+use super::session::{Call, Pass, Session};
 use crate::model::prompt::placeholders;
 use crate::model::transcript::Role;
 

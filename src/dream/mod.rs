@@ -16,7 +16,8 @@ pub mod stub;
 pub mod validate;
 
 pub use event::Event;
-pub use session::Session;
+use session::Call;
+pub use session::{Pass, Session};
 
 use compose::{Draft, Growing, Template, TurnLines};
 use notes::Notes;
@@ -32,21 +33,6 @@ pub struct Counts {
     pub applied: u64,
     /// Calls not made because the prompt could not fit the input budget.
     pub skipped_calls: u64,
-}
-
-/// What the engine needs of a pass.
-#[derive(Debug, Clone)]
-pub struct Pass {
-    pub name: String,
-    /// The prompt file's text.
-    pub prompt: String,
-    /// The persona file's text.
-    pub persona: String,
-    pub reads: Vec<String>,
-    pub per_note: bool,
-    pub input_budget_bytes: u64,
-    pub note_types: Vec<String>,
-    pub note_paths: Vec<String>,
 }
 
 /// One prompt sent to the reviewer: the pass call it reviews and the proposal's number among
@@ -80,13 +66,6 @@ impl Outcome {
             })
             .collect()
     }
-}
-
-/// One call to make: its notes and sessions (indexes into the window's sessions, in order).
-#[derive(Debug, Clone)]
-struct Call {
-    notes: Vec<String>,
-    sessions: Vec<usize>,
 }
 
 /// The window's sessions in order of first timestamp (sessions without one last), then as
