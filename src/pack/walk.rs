@@ -41,7 +41,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
     let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
-    if let Ok(Some((bytes, ..))) = &manifest {
+    if let Ok(Some(FirstRead { bytes, .. })) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
     let mut walk = Walk {
@@ -97,13 +97,22 @@ fn type_of(at: BorrowedFd<'_>, name: &OsStr, listed: Listed) -> Listed {
         .unwrap_or(listed)
 }
 
+/// pack.toml as read before the walk: its bytes, whether they are all of it, its size and its
+/// inode number.
+#[derive(Debug, PartialEq)]
+struct FirstRead {
+    bytes: Vec<u8>,
+    complete: bool,
+    size: u64,
+    ino: u64,
+}
+
 /// The state of one walk: the pack being built, pack.toml as read first, what is left of the
 /// read budget, and the entry count.
 struct Walk {
     pack: Pack,
-    /// pack.toml as read first: its bytes, whether they are all of it, its size and its inode
-    /// (the walk keeps the reading only for the same file).
-    manifest: Option<(Vec<u8>, bool, u64, u64)>,
+    /// pack.toml as read first (the walk keeps the reading only for the same file).
+    manifest: Option<FirstRead>,
     budget: u64,
     count: usize,
     stopped: bool,
@@ -204,13 +213,19 @@ impl Walk {
             complete: false,
         };
         let kept = match self.manifest.take() {
-            Some(m) if depth == 1 && path == "pack.toml" && m.3 == ino => Some(m),
+            Some(m) if depth == 1 && path == "pack.toml" && m.ino == ino => Some(m),
             other => {
                 self.manifest = other;
                 None
             }
         };
-        if let Some((bytes, complete, size, _)) = kept {
+        if let Some(FirstRead {
+            bytes,
+            complete,
+            size,
+            ..
+        }) = kept
+        {
             file.size = size;
             file.complete = complete;
             file.bytes = bytes;
@@ -293,10 +308,7 @@ fn not_the_file() -> std::io::Error {
 /// pack.toml, read before the walk: checked to be a regular file before it is opened (so a FIFO,
 /// a device or a link by that name is never opened), then checked again on the open file.
 /// `Ok(None)`: there is no regular file by that name.
-fn read_named(
-    at: BorrowedFd<'_>,
-    name: &OsStr,
-) -> std::io::Result<Option<(Vec<u8>, bool, u64, u64)>> {
+fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstRead>> {
     let listed = match rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(s) => s,
         Err(rustix::io::Errno::NOENT) => return Ok(None),
@@ -310,7 +322,12 @@ fn read_named(
         return Err(not_the_file());
     }
     let (bytes, complete) = read_bounded(fd, size)?;
-    Ok(Some((bytes, complete, size, listed.st_ino)))
+    Ok(Some(FirstRead {
+        bytes,
+        complete,
+        size,
+        ino: listed.st_ino,
+    }))
 }
 
 /// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open file. The flag says whether the whole
