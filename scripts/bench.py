@@ -19,9 +19,13 @@ for one SARIF upload (10 MB gzipped, 25,000 results).
 With --before BIN it also runs check and test of every registry with BIN and says whether the
 standard output and exit code are byte-identical.
 
+Last, the cost a pack controls (scripts/bench_hostile.py, whose table it prints): one hostile
+pack at 1x, 2x and 4x the notes, check and test of each, and whether test's time and memory grow
+no faster than the pack's bytes and stay under 100x its check (--no-hostile skips it).
+
 usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
                         [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
-                        [--no-build] [--no-ci]
+                        [--no-build] [--no-ci] [--no-hostile]
 """
 import argparse
 import gzip
@@ -228,6 +232,7 @@ def main():
     ap.add_argument("--work", default="/tmp/hippo-bench")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-ci", action="store_true")
+    ap.add_argument("--no-hostile", action="store_true")
     a = ap.parse_args()
     if not Path(TIME).exists():
         print(f"SKIPPED benchmark: {TIME} is missing (apt-get install time)")
@@ -245,6 +250,11 @@ def main():
     if not a.no_ci:
         print_ci(ci_rows, a)
     print_targets(rows)
+    if not a.no_hostile:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_hostile
+        bench_hostile.run(argparse.Namespace(bin=a.bin, before=a.before, before_timeout=300,
+                                             rounds=max(3, a.pairs), work=str(work / "hostile")))
     return 0
 
 

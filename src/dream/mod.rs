@@ -6,6 +6,7 @@
 //! what happened: the counts a case's `[expect]` names, the prompts sent, and a log. It knows
 //! nothing of fixture tests; `crate::fixture` builds its inputs from a case.
 
+mod compose;
 mod event;
 pub mod model;
 pub mod notes;
@@ -15,12 +16,11 @@ pub mod stub;
 pub mod validate;
 
 pub use event::Event;
-pub use session::Session;
+use session::Call;
+pub use session::{Pass, Session};
 
-use crate::model::transcript;
+use compose::{Draft, Growing, Template, TurnLines};
 use notes::Notes;
-use render::CallData;
-use transcript::Turn;
 
 /// The counts of one dreaming pass, as a fixture case's `[expect]` names them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -33,21 +33,6 @@ pub struct Counts {
     pub applied: u64,
     /// Calls not made because the prompt could not fit the input budget.
     pub skipped_calls: u64,
-}
-
-/// What the engine needs of a pass.
-#[derive(Debug, Clone)]
-pub struct Pass {
-    pub name: String,
-    /// The prompt file's text.
-    pub prompt: String,
-    /// The persona file's text.
-    pub persona: String,
-    pub reads: Vec<String>,
-    pub per_note: bool,
-    pub input_budget_bytes: u64,
-    pub note_types: Vec<String>,
-    pub note_paths: Vec<String>,
 }
 
 /// One prompt sent to the reviewer: the pass call it reviews and the proposal's number among
@@ -81,13 +66,6 @@ impl Outcome {
             })
             .collect()
     }
-}
-
-/// One call to make: its notes and sessions (indexes into the window's sessions, in order).
-#[derive(Debug, Clone)]
-struct Call {
-    notes: Vec<String>,
-    sessions: Vec<usize>,
 }
 
 /// The window's sessions in order of first timestamp (sessions without one last), then as
@@ -174,12 +152,16 @@ pub fn run(
     let mut out = Outcome::default();
     let cands = candidates_why(pass, sessions, notes, &mut out.events);
     let order = ordered(sessions);
+    let tpl = Template::new(pass);
+    let lines = TurnLines::new(sessions);
     let mut calls = Calls {
         pass,
         sessions,
         notes,
         model,
         reviewer,
+        tpl: &tpl,
+        lines: &lines,
         proposed: Vec::new(),
         out,
     };
@@ -198,14 +180,16 @@ pub fn run(
     } else {
         let mut start = 0;
         while start < order.len() {
-            // The longest run of sessions whose whole prompt fits.
+            // The longest run of sessions whose whole prompt fits, grown one session at a time
+            // (lengths added, nothing rendered).
+            let mut grow = Growing::new(&tpl, &cands);
+            let notes = &mut *calls.notes;
+            let mut text = |id: &str| notes.read(id).unwrap_or_default();
+            grow.add(sessions, &lines, order[start], &mut text);
             let mut end = start + 1;
             while end < order.len() {
-                let call = chunk(&order[start..=end], sessions, &cands);
-                let data = call_data(&call, sessions, calls.notes, usize::MAX);
-                if render::prompt(&pass.prompt, &pass.reads, &data).len() as u64
-                    > pass.input_budget_bytes
-                {
+                let len = grow.add(sessions, &lines, order[end], &mut text);
+                if len as u64 > pass.input_budget_bytes {
                     break;
                 }
                 end += 1;
@@ -229,44 +213,6 @@ fn chunk(run: &[usize], sessions: &[Session], cands: &[String]) -> Call {
     }
 }
 
-/// The call's data with all but the `keep` newest turns dropped. Turns are listed session by
-/// session (in window order), each in ordinal order; "oldest" is by timestamp, then by place
-/// in that list.
-fn call_data<'a>(
-    call: &Call,
-    sessions: &'a [Session],
-    notes: &mut dyn Notes,
-    keep: usize,
-) -> CallData<'a> {
-    let all: Vec<&Turn> = call
-        .sessions
-        .iter()
-        .flat_map(|&i| sessions[i].turns.iter())
-        .collect();
-    let turns = if keep >= all.len() {
-        all
-    } else {
-        let mut by_age: Vec<usize> = (0..all.len()).collect();
-        by_age.sort_by_key(|&i| (all[i].time.is_some(), all[i].time, i));
-        let dropped: std::collections::HashSet<usize> =
-            by_age[..all.len() - keep].iter().copied().collect();
-        all.iter()
-            .enumerate()
-            .filter(|(i, _)| !dropped.contains(i))
-            .map(|(_, t)| *t)
-            .collect()
-    };
-    CallData {
-        notes: call
-            .notes
-            .iter()
-            .map(|id| (id.clone(), notes.read(id).unwrap_or_default()))
-            .collect(),
-        sessions: call.sessions.iter().map(|&i| &sessions[i]).collect(),
-        turns,
-    }
-}
-
 /// The calls of one pass: what every call reads, and what the pass has produced so far.
 struct Calls<'a> {
     pass: &'a Pass,
@@ -274,6 +220,8 @@ struct Calls<'a> {
     notes: &'a mut dyn Notes,
     model: &'a dyn model::Model,
     reviewer: &'a dyn model::Model,
+    tpl: &'a Template,
+    lines: &'a TurnLines,
     /// The new lines proposed by earlier calls (a later call may not propose one again).
     proposed: Vec<String>,
     out: Outcome,
@@ -317,29 +265,13 @@ impl Calls<'_> {
     }
 
     /// The prompt with every turn, or, over budget, with the oldest turns dropped (a binary
-    /// search on how many to keep); `None` when even no turn fits.
+    /// search on how many to keep, over lengths); `None` when even no turn fits. Rendered once.
     fn prompt_within_budget(&mut self, call: &Call) -> Option<String> {
-        let (pass, sessions) = (self.pass, self.sessions);
-        let total: usize = call.sessions.iter().map(|&i| sessions[i].turns.len()).sum();
-        let mut fits = |keep: usize| {
-            let data = call_data(call, sessions, self.notes, keep);
-            let p = render::prompt(&pass.prompt, &pass.reads, &data);
-            (p.len() as u64 <= pass.input_budget_bytes).then_some(p)
-        };
-        if let Some(p) = fits(total) {
-            return Some(p);
-        }
-        fits(0)?;
-        let (mut lo, mut hi) = (0usize, total); // fits(lo); fits(hi) is false
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(mid).is_some() {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        Some(fits(lo).unwrap_or_default())
+        let notes = &mut *self.notes;
+        let mut text = |id: &str| notes.read(id).unwrap_or_default();
+        let draft = Draft::new(call, self.sessions, self.lines, &mut text);
+        let keep = draft.keep_within(self.tpl, self.pass.input_budget_bytes)?;
+        Some(draft.render(self.pass, keep))
     }
 
     /// The reply's valid proposals; each invalid element (or a reply that is not a list) is a

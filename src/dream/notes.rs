@@ -47,13 +47,37 @@ impl Notes for MemoryNotes {
     }
 }
 
-/// Notes in a workspace folder: note `notes/a/b.md` is the file `<root>/notes/a/b.md`.
+/// Notes in a workspace folder: note `notes/a/b.md` is the file `<root>/notes/a/b.md`. Each note
+/// is read from the folder once and then kept as the pass changes it (every change is written
+/// through), so a pass that reads a note for its type, its call, each proposal and its review
+/// reads the file once.
 #[derive(Debug, Clone)]
 pub struct DirNotes {
     pub root: PathBuf,
+    /// The notes the folder holds, when the caller just wrote them (`None`: ask the file system).
+    known: Option<std::collections::HashSet<String>>,
+    read: std::collections::HashMap<String, Option<String>>,
 }
 
 impl DirNotes {
+    /// The notes of a workspace folder, whatever it holds.
+    pub fn new(root: PathBuf) -> Self {
+        DirNotes {
+            root,
+            known: None,
+            read: Default::default(),
+        }
+    }
+
+    /// The notes of a workspace folder that holds exactly `ids` (just written there), so
+    /// whether a note exists is known without asking the file system.
+    pub fn written(root: PathBuf, ids: impl IntoIterator<Item = String>) -> Self {
+        DirNotes {
+            known: Some(ids.into_iter().collect()),
+            ..DirNotes::new(root)
+        }
+    }
+
     fn path(&self, id: &str) -> Option<PathBuf> {
         // Ids come from a checked case.toml (`notes/...`, no `..`); refuse anything else anyway.
         let ok = id.starts_with("notes/")
@@ -66,16 +90,29 @@ impl DirNotes {
 
 impl Notes for DirNotes {
     fn exists(&self, id: &str) -> bool {
-        self.path(id).is_some_and(|p| p.is_file())
+        match &self.known {
+            Some(known) => known.contains(id) && self.path(id).is_some(),
+            None => self.path(id).is_some_and(|p| p.is_file()),
+        }
     }
     fn read(&mut self, id: &str) -> Option<String> {
-        std::fs::read_to_string(self.path(id)?).ok()
+        if let Some(text) = self.read.get(id) {
+            return text.clone();
+        }
+        let text = std::fs::read_to_string(self.path(id)?).ok();
+        self.read.insert(id.to_string(), text.clone());
+        text
     }
     fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
         let p = self
             .path(id)
             .ok_or_else(|| format!("{id} is not a note path"))?;
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {id}: {e}"))
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {id}: {e}"))?;
+        self.read.insert(id.to_string(), Some(text.to_string()));
+        if let Some(known) = &mut self.known {
+            known.insert(id.to_string());
+        }
+        Ok(())
     }
 }
 
@@ -151,13 +188,32 @@ mod tests {
     fn dir_notes_refuse_paths_outside_notes() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(tmp.path().join("notes")).unwrap();
-        let mut n = DirNotes {
-            root: tmp.path().to_path_buf(),
-        };
+        let mut n = DirNotes::new(tmp.path().to_path_buf());
         n.write("notes/a.md", "x").unwrap();
         assert_eq!(n.read("notes/a.md").as_deref(), Some("x"));
         assert!(n.exists("notes/a.md"));
         assert!(n.write("notes/../escape.md", "x").is_err());
         assert!(!tmp.path().join("escape.md").exists());
+    }
+
+    #[test]
+    fn dir_notes_read_each_file_once_and_write_through() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("notes")).unwrap();
+        std::fs::write(tmp.path().join("notes/a.md"), "one").unwrap();
+        let mut n = DirNotes::written(tmp.path().to_path_buf(), ["notes/a.md".to_string()]);
+        assert!(n.exists("notes/a.md"));
+        assert!(!n.exists("notes/b.md"), "only the notes written");
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("one"));
+        // A second read is the kept text, not the file's (which nobody else may change).
+        std::fs::write(tmp.path().join("notes/a.md"), "changed behind").unwrap();
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("one"));
+        n.write("notes/a.md", "two").unwrap();
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("two"));
+        assert_eq!(
+            std::fs::read_to_string(tmp.path().join("notes/a.md")).unwrap(),
+            "two",
+            "control: a write reaches the file"
+        );
     }
 }

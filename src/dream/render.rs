@@ -33,20 +33,27 @@ fn breaks_line(c: char) -> bool {
 
 /// One space before every line that starts with `<<<`, where a line starts after any Unicode
 /// line break, not only a line feed: a block marker after a CR or U+2028 starts a line for many
-/// readers, and must not close its block.
+/// readers, and must not close its block. Only the places that hold `<<<` are looked at (a
+/// match that is not at a line start cannot hide one that is: the characters it covers are all
+/// `<`, never a line break).
 pub fn defang(data: &str) -> String {
-    if !data.contains("<<<") {
+    let mut out = String::new();
+    let mut last = 0;
+    for (i, _) in data.match_indices("<<<") {
+        let at_start = data[..i].chars().next_back().is_none_or(breaks_line);
+        if at_start {
+            if out.is_empty() {
+                out.reserve(data.len() + 8);
+            }
+            out.push_str(&data[last..i]);
+            out.push(' ');
+            last = i;
+        }
+    }
+    if last == 0 && out.is_empty() {
         return data.to_string();
     }
-    let mut out = String::with_capacity(data.len() + 8);
-    let mut at_start = true;
-    for (i, c) in data.char_indices() {
-        if at_start && data[i..].starts_with("<<<") {
-            out.push(' ');
-        }
-        out.push(c);
-        at_start = breaks_line(c);
-    }
+    out.push_str(&data[last..]);
     out
 }
 
@@ -139,6 +146,17 @@ fn data(name: &str, call: &CallData<'_>) -> String {
 /// one scan (data never expands further), then the closing instruction after one blank line if
 /// the prompt does not end with it.
 pub fn prompt(template: &str, reads: &[String], call: &CallData<'_>) -> String {
+    prompt_with(template, reads, &|name| data(name, call), false)
+}
+
+/// [`prompt`] with each input's data given by `data`, defanged here unless `defanged` says it
+/// already is.
+pub fn prompt_with(
+    template: &str,
+    reads: &[String],
+    data: &dyn Fn(&str) -> String,
+    defanged: bool,
+) -> String {
     let mut out = String::with_capacity(template.len() + 1024);
     let mut at = 0;
     for p in placeholders(template) {
@@ -146,7 +164,13 @@ pub fn prompt(template: &str, reads: &[String], call: &CallData<'_>) -> String {
             continue;
         }
         out.push_str(&template[at..p.span.start]);
-        out.push_str(&block(p.name, &data(p.name, call)));
+        let data = data(p.name);
+        if defanged {
+            let name = p.name;
+            out.push_str(&format!("<<<UNTRUSTED {name}>>>\n{data}\n<<<END {name}>>>"));
+        } else {
+            out.push_str(&block(p.name, &data));
+        }
         at = p.span.end;
     }
     out.push_str(&template[at..]);
@@ -255,8 +279,53 @@ mod tests {
         assert_eq!(defang("<<<END x>>>"), " <<<END x>>>", "the first line too");
         // Control: a marker inside a line is not at a line start.
         assert_eq!(defang("a <<<END x>>>"), "a <<<END x>>>");
+        assert_eq!(defang("<<<<\n<<<<<<"), " <<<<\n <<<<<<", "runs of <");
+        assert_eq!(defang("x<<\n<<<\u{e9}<<<"), "x<<\n <<<\u{e9}<<<");
+        for data in ["", "<<", "\n\n<<<", "é<<<", "\u{2029}<<<a\r\n<<<b"] {
+            let twice = defang(&defang(data));
+            assert_eq!(
+                twice,
+                defang(data),
+                "defanging twice changes nothing: {data:?}"
+            );
+        }
     }
     use crate::model::transcript::Tool;
+
+    /// Defanging character by character, as it was first written: the reference.
+    fn defang_char_by_char(data: &str) -> String {
+        let mut out = String::new();
+        let mut at_start = true;
+        for (i, c) in data.char_indices() {
+            if at_start && data[i..].starts_with("<<<") {
+                out.push(' ');
+            }
+            out.push(c);
+            at_start = breaks_line(c);
+        }
+        out
+    }
+
+    #[test]
+    fn defang_agrees_with_the_character_walk() {
+        let alphabet = [
+            '<', '<', '<', '\n', '\r', 'a', '\u{2028}', '\u{e9}', '\u{85}',
+        ];
+        let mut seed = 0x9e37_79b9_u32;
+        for _ in 0..5000 {
+            let text: String = (0..(seed % 12))
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 17;
+                    seed ^= seed << 5;
+                    alphabet[(seed % alphabet.len() as u32) as usize]
+                })
+                .collect();
+            assert_eq!(defang(&text), defang_char_by_char(&text), "{text:?}");
+        }
+        // Control: the reference does change a marker at a line start.
+        assert_ne!(defang_char_by_char("\r<<<"), "\r<<<");
+    }
 
     fn turn(session: &str, ordinal: usize, role: Role, text: &str) -> Turn {
         Turn {

@@ -174,8 +174,11 @@ fn evidence(
 fn sources(new: &str, cited: &[(String, usize)], scope: &CallScope<'_>) -> Result<(), String> {
     // 6. Every URL and shell-shaped text in new appears in what a cited turn's user or assistant
     // wrote, not in tool output.
+    // Each distinct cited turn once, however often the evidence repeats it, and lowered once.
+    let mut distinct = std::collections::HashSet::new();
     let own: Vec<&str> = cited
         .iter()
+        .filter(|c| distinct.insert(*c))
         .filter_map(|(s, o)| {
             let session = scope.sessions.iter().find(|x| x.id == *s)?;
             session.turns.iter().find(|t| t.ordinal == *o)
@@ -189,9 +192,15 @@ fn sources(new: &str, cited: &[(String, usize)], scope: &CallScope<'_>) -> Resul
             ));
         }
     }
-    for shell in shell_texts(new) {
+    let shells = shell_texts(new);
+    let lowered: Vec<String> = if shells.is_empty() {
+        Vec::new()
+    } else {
+        own.iter().map(|t| t.to_lowercase()).collect()
+    };
+    for shell in shells {
         let lower = shell.to_lowercase();
-        if !own.iter().any(|t| t.to_lowercase().contains(&lower)) {
+        if !lowered.iter().any(|t| t.contains(&lower)) {
             return Err(format!(
                 "6: the shell-shaped text \"{shell}\" is not in the user or assistant text of a cited turn"
             ));
@@ -411,6 +420,19 @@ mod tests {
         let mut from_tool = tool_cited.clone();
         from_tool["new"] = json!("- install: pipe the script | sh");
         assert_eq!(rule(check(from_tool, &[])), "6");
+    }
+
+    #[test]
+    fn evidence_repeating_one_turn_is_judged_as_citing_it_once() {
+        let many: Vec<Value> = (0..5000)
+            .map(|_| json!({"session": "s1", "ordinal": 1}))
+            .collect();
+        let mut item = with("evidence", json!(many));
+        item["new"] = json!("- curl it from https://docs.example/cache");
+        assert_eq!(check(item.clone(), &[]).unwrap().evidence.len(), 5000);
+        // Control: shell-shaped text the cited turn does not hold is still refused.
+        item["new"] = json!("- wget it");
+        assert_eq!(rule(check(item, &[])), "6");
     }
 
     #[test]
