@@ -91,7 +91,7 @@ mod tests {
         assert!(text.lines().count() > 60);
     }
     use crate::core::Span;
-    use crate::pack::{Pack, PackFile};
+    use crate::pack::Pack;
 
     fn pack(files: &[(&str, Vec<u8>, bool)]) -> Pack {
         let list: Vec<(&str, &[u8])> = files.iter().map(|(p, b, _)| (*p, b.as_slice())).collect();
