@@ -4,7 +4,6 @@
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt};
 use std::path::Path;
-use walkdir::DirEntryExt as _;
 
 use super::{
     Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
@@ -95,14 +94,14 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     Ok(pack)
 }
 
-/// pack.toml's inode number and its reading, read before the walk, and only when it is a
-/// regular file: a FIFO, a device, a socket or a link of that name is never opened (the walk
-/// reports it).
-fn read_manifest(dir: &Path) -> Option<(u64, (Vec<u8>, bool))> {
+/// pack.toml's device and inode numbers and its reading, read before the walk, and only when it
+/// is a regular file: a FIFO, a device, a socket or a link of that name is never opened (the
+/// walk reports it). The walk keeps this reading only for the same file (else it reads again).
+fn read_manifest(dir: &Path) -> Option<((u64, u64), (Vec<u8>, bool))> {
     let path = dir.join("pack.toml");
     let seen = std::fs::symlink_metadata(&path).ok()?;
     let read = read_bounded(&path, &seen).ok()?;
-    Some((seen.ino(), read))
+    Some(((seen.dev(), seen.ino()), read))
 }
 
 /// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
@@ -125,8 +124,8 @@ fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
 /// The reading of a pack's regular files: pack.toml as read first, then each file within its
 /// limit and what is left of the pack's read budget.
 struct Files {
-    /// pack.toml's inode number and its reading.
-    manifest: Option<(u64, (Vec<u8>, bool))>,
+    /// pack.toml's device and inode numbers and its reading.
+    manifest: Option<((u64, u64), (Vec<u8>, bool))>,
     budget: u64,
 }
 
@@ -143,8 +142,10 @@ impl Files {
             complete: false,
         };
         let kept = match self.manifest.take() {
-            Some((ino, read))
-                if entry.depth() == 1 && path == "pack.toml" && ino == entry.ino() =>
+            Some((id, read))
+                if entry.depth() == 1
+                    && path == "pack.toml"
+                    && seen.as_ref().is_ok_and(|m| (m.dev(), m.ino()) == id) =>
             {
                 Some(read)
             }
