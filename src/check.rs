@@ -18,7 +18,7 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
     let mut report = PackReport {
         dir: dir.to_string(),
         prefix,
-        uri_base: uri_base(dir),
+        uri_base: crate::core::paths::uri_base(dir, None),
         ..PackReport::default()
     };
     match walk::load(std::path::Path::new(dir)) {
@@ -142,110 +142,9 @@ pub fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
     parallel_ordered(dirs, |_, d| check_dir(d, prefix_for(d, several)).0, sink)
 }
 
-/// The folder as SARIF names it (docs/output-formats.md): relative to the root of the
-/// repository that holds it (the nearest folder above it, or itself, with a `.git`), else to the
-/// working folder; `/`-separated, no `./`, no `..`, no trailing `/` (empty: that root itself).
-/// A folder outside both is its absolute path, starting with `/` (SARIF makes it a `file://`
-/// URI).
-pub fn uri_base(dir: &str) -> String {
-    let cwd = std::env::current_dir().ok();
-    let Some(abs) = absolute(dir, cwd.as_deref()) else {
-        return clean(std::path::Path::new(dir));
-    };
-    let cwd = cwd.map(|c| std::fs::canonicalize(&c).unwrap_or(c));
-    let root = repository_root(&abs).or_else(|| cwd.filter(|c| abs.starts_with(c)));
-    match root.and_then(|r| abs.strip_prefix(&r).ok().map(clean)) {
-        Some(rel) => rel,
-        None => clean(&abs),
-    }
-}
-
-/// The folder's absolute path: through links when it exists, else joined to the working
-/// folder.
-fn absolute(dir: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
-    let path = std::path::Path::new(dir);
-    if let Ok(p) = std::fs::canonicalize(path) {
-        return Some(p);
-    }
-    if path.is_absolute() {
-        return Some(path.to_path_buf());
-    }
-    let cwd = cwd?;
-    Some(
-        std::fs::canonicalize(cwd)
-            .unwrap_or_else(|_| cwd.to_path_buf())
-            .join(path),
-    )
-}
-
-/// The nearest folder at or above `abs` that holds a `.git` (a folder, or a file in a worktree
-/// or submodule).
-pub fn repository_root(abs: &std::path::Path) -> Option<std::path::PathBuf> {
-    abs.ancestors()
-        .find(|a| a.join(".git").symlink_metadata().is_ok())
-        .map(std::path::Path::to_path_buf)
-}
-
-/// `/`-separated components, `.` dropped and `..` folded; a leading `/` kept for an absolute
-/// path.
-fn clean(path: &std::path::Path) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if parts.last().is_some_and(|p| p != ".." && !p.is_empty()) {
-                    parts.pop();
-                } else if parts.is_empty() {
-                    parts.push("..".into());
-                }
-            }
-            std::path::Component::RootDir => parts.push(String::new()),
-            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
-        }
-    }
-    if parts == [""] {
-        return "/".to_string();
-    }
-    parts.join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn uri_bases_are_clean() {
-        let p = std::path::Path::new;
-        assert_eq!(clean(p("./packs/a/")), "packs/a");
-        assert_eq!(clean(p(".")), "");
-        assert_eq!(clean(p("a/../b")), "b");
-        assert_eq!(clean(p("/x/../y")), "/y");
-        assert_eq!(clean(p("/")), "/");
-        assert_ne!(clean(p("./x")), "./x");
-    }
-
-    #[test]
-    fn uri_bases_start_at_the_repository_root() {
-        let t = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(t.path()).unwrap();
-        std::fs::create_dir_all(root.join("repo/.git")).unwrap();
-        std::fs::create_dir_all(root.join("repo/packs/a")).unwrap();
-        std::fs::create_dir_all(root.join("loose/b")).unwrap();
-        let a = root.join("repo/packs/a");
-        assert_eq!(uri_base(a.to_str().unwrap()), "packs/a");
-        let via_dots = root.join("repo/packs/../packs/a");
-        assert_eq!(uri_base(via_dots.to_str().unwrap()), "packs/a");
-        // Outside any repository and (unless the tests run from there) the working folder.
-        let b = root.join("loose/b");
-        let base = uri_base(b.to_str().unwrap());
-        assert!(
-            base == b.to_str().unwrap() || !base.contains(".."),
-            "{base}"
-        );
-        assert_eq!(repository_root(&a), Some(root.join("repo")));
-        assert_eq!(repository_root(&b), None, "control: no .git, no root");
-    }
 
     #[test]
     fn parallel_ordered_never_runs_more_than_a_window_ahead() {

@@ -139,31 +139,7 @@ fn join_rel(root: &str, rel: &[String]) -> String {
     }
 }
 
-/// A path relative to `base`, `/`-separated, no `./`; `None` when it is not under `base`.
-fn relative_to(path: &Path, base: &Path) -> Option<String> {
-    let abs = |p: &Path| -> Option<PathBuf> {
-        std::fs::canonicalize(p)
-            .ok()
-            .or_else(|| std::env::current_dir().ok().map(|cwd| cwd.join(p)))
-    };
-    let (p, b) = (abs(path)?, abs(base)?);
-    let rel = p.strip_prefix(&b).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Some(parts.join("/"))
-}
-
-/// The pack folder relative to `$GITHUB_WORKSPACE` (the repository root on GitHub), else
-/// relative to the working folder.
-pub fn uri_base(dir: &str, workspace: Option<&Path>) -> String {
-    workspace
-        .and_then(|w| relative_to(Path::new(dir), w))
-        .unwrap_or_else(|| crate::check::uri_base(dir))
-}
-
-/// A blocked entry's path relative to the workspace, like [`uri_base`] but without resolving
+/// A blocked entry's path relative to the workspace, like `core::paths::uri_base` but without resolving
 /// the entry itself (a link names where it is, not where it points).
 pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
     let name = path
@@ -174,7 +150,7 @@ pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let base = uri_base(&parent.to_string_lossy(), workspace);
+    let base = crate::core::paths::uri_base(&parent.to_string_lossy(), workspace);
     match base.trim_end_matches('/') {
         "" | "." => name,
         b => format!("{b}/{name}"),

@@ -25,6 +25,7 @@ pub use gate::fails;
 pub use sarif_path::refusal as sarif_file_refusal;
 pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
+use crate::core::paths::uri_base;
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 use crate::github::{outputs, summary};
@@ -127,7 +128,7 @@ fn entries_of(found: &discover::Found, gh: &GithubEnv) -> Vec<Entry> {
     let mut entries: Vec<Entry> = found
         .packs
         .iter()
-        .map(|d| Entry::Pack(d.clone(), discover::uri_base(d, gh.workspace.as_deref())))
+        .map(|d| Entry::Pack(d.clone(), uri_base(d, gh.workspace.as_deref())))
         .chain(
             blocked_reports(found, gh)
                 .into_iter()

@@ -2,7 +2,9 @@
 //! or through a link inside it (docs/security.md, "Writes"): a pull request controls the
 //! workspace's tree, so a link it plants must never steer where `ci` writes as root.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::core::paths::lexical;
 
 /// `None` when `ci` may write `file` (relative to the working folder); else why not, one line.
 /// `workspace` is `$GITHUB_WORKSPACE`, else the working folder.
@@ -13,7 +15,7 @@ pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
         Some(w) => cwd.join(w),
         None => cwd.clone(),
     };
-    let mut roots = vec![normalize(&ws)];
+    let mut roots = vec![lexical(&ws)];
     if let Ok(c) = std::fs::canonicalize(&ws) {
         roots.push(c);
     }
@@ -23,7 +25,7 @@ pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
     } else {
         cwd.join(raw)
     };
-    let target = normalize(&abs);
+    let target = lexical(&abs);
     let Some(root) = roots
         .iter()
         .find(|r| target.starts_with(r) && target != **r)
@@ -38,7 +40,7 @@ pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
     let mut prefix = PathBuf::new();
     for c in abs.components() {
         prefix.push(c);
-        let norm = normalize(&prefix);
+        let norm = lexical(&prefix);
         if !norm.starts_with(root) || norm == *root {
             continue;
         }
@@ -56,21 +58,6 @@ pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
         }
     }
     None
-}
-
-/// `.` and `..` resolved without reading the disk.
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! folder, then renamed over the destination (docs/security.md, "Writes").
 
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use super::paths::lexical;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename. A symbolic
 /// link (or any other entry) at `path` is replaced, never followed, and a reader never sees a
@@ -52,21 +54,6 @@ pub fn link_on_path(path: &Path, root: &Path) -> Option<PathBuf> {
         }
     }
     None
-}
-
-/// `.` and `..` resolved without reading the disk.
-pub fn lexical(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `base/<part>/<part>...`, each folder made when missing and otherwise required to be a real
@@ -162,7 +149,6 @@ mod tests {
         std::os::unix::fs::symlink(&root, &above).unwrap();
         assert_eq!(link_on_path(Path::new("real"), &above), None);
         assert_eq!(link_on_path(&above, &root), Some(above.clone()));
-        assert_eq!(lexical(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
     }
 
     #[test]
