@@ -6,6 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
+# A machine without the tools says so on its own line rather than passing silently.
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  echo "SKIPPED fuzz: no nightly toolchain (rustup toolchain install nightly)"; exit 0
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  echo "SKIPPED fuzz: cargo-fuzz is not installed (cargo install --locked cargo-fuzz)"; exit 0
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=($(cargo +nightly fuzz list))
 status=0

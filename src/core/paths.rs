@@ -2,7 +2,9 @@
 //! home of the path helpers `check`, `ci` and the report writers share (docs/output-formats.md,
 //! "What every machine format shares", Location).
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 /// The folder as the reports name it (SARIF's `%SRCROOT%`-relative URI base, the JSON `uri`):
 /// relative to `workspace` when given and the folder lies in it (`ci`: `$GITHUB_WORKSPACE`),
@@ -11,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 /// (empty: that root itself). A folder outside all of them is its absolute path, starting with
 /// `/` (SARIF makes it a `file://` URI). Links in the folder's path are resolved.
 pub fn uri_base(dir: &str, workspace: Option<&Path>) -> String {
-    let cwd = std::env::current_dir().ok();
+    let cwd = working_folder();
     let Some(abs) = absolute(Path::new(dir), cwd.as_deref()) else {
         return slash(Path::new(dir));
     };
@@ -19,32 +21,86 @@ pub fn uri_base(dir: &str, workspace: Option<&Path>) -> String {
     let root = workspace
         .and_then(|w| absolute(w, cwd.as_deref()))
         .and_then(inside)
-        .or_else(|| repository_root(&abs))
-        .or_else(|| {
-            cwd.map(|c| std::fs::canonicalize(&c).unwrap_or(c))
-                .and_then(inside)
-        });
+        .or_else(|| cached_root(&abs))
+        .or_else(|| cwd.and_then(inside));
     match root.and_then(|r| abs.strip_prefix(&r).ok().map(slash)) {
         Some(rel) => rel,
         None => slash(&abs),
     }
 }
 
+/// The working folder through links, read once: a registry run names thousands of folders
+/// under the same one.
+fn working_folder() -> Option<PathBuf> {
+    static CWD: OnceLock<Option<PathBuf>> = OnceLock::new();
+    CWD.get_or_init(|| {
+        let cwd = std::env::current_dir().ok()?;
+        Some(std::fs::canonicalize(&cwd).unwrap_or(cwd))
+    })
+    .clone()
+}
+
 /// The path made absolute: through links when it exists, else joined to the (resolved) working
-/// folder.
+/// folder. A folder that is not itself a link is its parent's resolved path (resolved once per
+/// parent: a registry's packs share theirs) joined with its name.
 fn absolute(path: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
+    let named = matches!(path.components().next_back(), Some(Component::Normal(_)));
+    if named
+        && let (Some(parent), Some(name)) = (path.parent(), path.file_name())
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        && let Some(p) = resolved_parent(parent)
+    {
+        return Some(p.join(name));
+    }
     if let Ok(p) = std::fs::canonicalize(path) {
         return Some(p);
     }
     if path.is_absolute() {
         return Some(path.to_path_buf());
     }
-    let cwd = cwd?;
-    Some(
-        std::fs::canonicalize(cwd)
-            .unwrap_or_else(|_| cwd.to_path_buf())
-            .join(path),
-    )
+    Some(cwd?.join(path))
+}
+
+/// What the disk said about a folder, remembered for the run (it is only read, never changed).
+type Memo = Mutex<HashMap<PathBuf, Option<PathBuf>>>;
+
+fn memo(
+    table: &'static OnceLock<Memo>,
+    key: &Path,
+    f: impl FnOnce() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    let table = table.get_or_init(Default::default);
+    if let Some(v) = table.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return v.clone();
+    }
+    let v = f();
+    table
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.to_path_buf(), v.clone());
+    v
+}
+
+/// A parent folder through links (`""`: the working folder), once per parent.
+fn resolved_parent(parent: &Path) -> Option<PathBuf> {
+    static PARENTS: OnceLock<Memo> = OnceLock::new();
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    memo(&PARENTS, parent, || std::fs::canonicalize(parent).ok())
+}
+
+/// [`repository_root`] of a folder: its own `.git` looked up each time, its parent's answer
+/// remembered.
+fn cached_root(abs: &Path) -> Option<PathBuf> {
+    static ROOTS: OnceLock<Memo> = OnceLock::new();
+    if abs.join(".git").symlink_metadata().is_ok() {
+        return Some(abs.to_path_buf());
+    }
+    let parent = abs.parent()?;
+    memo(&ROOTS, parent, || repository_root(parent))
 }
 
 /// The nearest folder at or above `abs` that holds a `.git` (a folder, or a file in a worktree

@@ -1,10 +1,18 @@
 //! Walking a pack folder: byte order, depth first, links never followed, special files never
 //! opened, reads bounded.
+//!
+//! The walk holds each folder open and reaches its entries through it (`openat` on the folder's
+//! descriptor), so a file costs one short name lookup, `fstat` and the reads; an entry's type
+//! comes from the folder listing and is checked again on the open file, so nothing but a regular
+//! file is ever read, even when the tree changes during the walk.
 
+use std::ffi::OsStr;
 use std::io::Read;
-use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use walkdir::DirEntryExt as _;
+
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
 use super::{
     Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
@@ -18,9 +26,10 @@ const MAX_DEPTH: usize = 7;
 /// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
 /// (`error nowhere: No such file or directory (os error 2)`).
 pub fn load(dir: &Path) -> std::io::Result<Pack> {
-    // A folder that cannot be read is one error line (docs/exit-codes.md): read_dir gives the OS's error
-    // (also for a file given instead of a folder).
-    std::fs::read_dir(dir)?;
+    // A folder that cannot be read is one error line (docs/exit-codes.md): the OS's error, also
+    // for a file given instead of a folder. The folder itself may be a link (it is followed, as
+    // the folder named on the command line); nothing inside it is.
+    let root = open_dir(rustix::fs::CWD, dir, false)?;
     let mut pack = Pack {
         dir: dir.to_path_buf(),
         kind: Kind::Pass,
@@ -31,179 +40,263 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         index: Default::default(),
     };
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
-    let manifest = read_manifest(dir);
-    if let Some((_, (bytes, _))) = &manifest {
+    let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
+    if let Ok(Some(FirstRead { bytes, .. })) = &manifest {
         pack.kind = crate::model::manifest::kind_of(bytes);
     }
-    let mut files = Files {
-        manifest,
+    let mut walk = Walk {
+        pack,
+        manifest: manifest.ok().flatten(),
         budget: READ_BUDGET,
+        count: 0,
+        stopped: false,
     };
-    let mut walker = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .max_depth(MAX_DEPTH)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
-        .into_iter();
-    let mut count = 0usize;
-    while let Some(item) = walker.next() {
-        let entry = match item {
-            Ok(e) => e,
-            Err(err) => {
-                pack.walk_problems.push(unreadable(dir, &err));
-                continue;
-            }
-        };
-        let (path, utf8) = rel(dir, entry.path());
-        let name = entry.file_name().to_string_lossy();
-        let ft = entry.file_type();
-        if name.starts_with('.') || (entry.depth() == 1 && name == "origin.json") {
-            pack.skipped.push(path);
-            if ft.is_dir() {
-                walker.skip_current_dir();
-            }
+    walk.folder(root, "", 1);
+    Ok(walk.pack)
+}
+
+/// Opens a folder without following a link at its name (`follow`: the walk's root may be one).
+fn open_dir(at: BorrowedFd<'_>, name: &Path, no_follow: bool) -> std::io::Result<OwnedFd> {
+    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    if no_follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    Ok(rustix::fs::openat(at, name, flags, Mode::empty())?)
+}
+
+/// A folder entry's type and inode number, as its folder lists them.
+type Listed = (FileType, u64);
+
+/// A folder's entries: (name, type and inode from the listing).
+type Listing = Vec<(Vec<u8>, Listed)>;
+
+/// A folder's entries, sorted by name bytes, and the open folder to reach them through.
+fn list(fd: OwnedFd) -> std::io::Result<(Dir, Listing)> {
+    let mut dir = Dir::new(fd)?;
+    let mut names = Vec::new();
+    while let Some(entry) = dir.read() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
             continue;
         }
-        count += 1;
-        if count > MAX_ENTRIES {
-            pack.walk_problems.push(WalkProblem::EntryLimit);
-            break;
-        }
-        let mut first_file = None;
-        let kind = if ft.is_symlink() {
-            EntryKind::Symlink
-        } else if ft.is_dir() {
-            let descend = utf8 && entry.depth() < MAX_DEPTH && allowed_folder(pack.kind, &path);
-            if !descend {
-                walker.skip_current_dir();
-                first_file = first_file_below(dir, entry.path());
+        names.push((name.to_vec(), (entry.file_type(), entry.ino())));
+    }
+    names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok((dir, names))
+}
+
+/// An entry's type and inode number: the listing's, or, where the file system does not give the
+/// type in its listing, asked without following a link.
+fn type_of(at: BorrowedFd<'_>, name: &OsStr, listed: Listed) -> Listed {
+    if listed.0 != FileType::Unknown {
+        return listed;
+    }
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .map(|s| (FileType::from_raw_mode(s.st_mode), s.st_ino))
+        .unwrap_or(listed)
+}
+
+/// pack.toml as read before the walk: its bytes, whether they are all of it, its size and its
+/// inode number.
+#[derive(Debug, PartialEq)]
+struct FirstRead {
+    bytes: Vec<u8>,
+    complete: bool,
+    size: u64,
+    ino: u64,
+}
+
+/// The state of one walk: the pack being built, pack.toml as read first, what is left of the
+/// read budget, and the entry count.
+struct Walk {
+    pack: Pack,
+    /// pack.toml as read first (the walk keeps the reading only for the same file).
+    manifest: Option<FirstRead>,
+    budget: u64,
+    count: usize,
+    stopped: bool,
+}
+
+impl Walk {
+    /// Visits the entries of the folder `fd` (pack-relative `prefix`, `""` for the root, whose
+    /// entries are at `depth` 1), in byte order, depth first.
+    fn folder(&mut self, fd: OwnedFd, prefix: &str, depth: usize) {
+        let (dir, names) = match list(fd) {
+            Ok(listed) => listed,
+            Err(err) => {
+                let path = if prefix.is_empty() { "." } else { prefix };
+                self.pack.walk_problems.push(WalkProblem::Unreadable {
+                    path: path.to_string(),
+                    message: err.to_string(),
+                    in_pack: false,
+                });
+                return;
             }
-            EntryKind::Dir { descended: descend }
-        } else if ft.is_file() {
-            files.read(&mut pack, &entry, &path);
-            EntryKind::File
-        } else {
-            EntryKind::Special
         };
-        pack.entries.push(Entry {
+        let Ok(at) = dir.fd() else { return };
+        for (name, listed) in names {
+            if self.stopped {
+                return;
+            }
+            self.entry(at, prefix, OsStr::from_bytes(&name), listed, depth);
+        }
+    }
+
+    /// One entry of a folder.
+    fn entry(
+        &mut self,
+        at: BorrowedFd<'_>,
+        prefix: &str,
+        name: &OsStr,
+        (listed, ino): Listed,
+        depth: usize,
+    ) {
+        let (path, utf8) = join(prefix, name);
+        let (ft, ino) = type_of(at, name, (listed, ino));
+        let lossy = name.to_string_lossy();
+        if lossy.starts_with('.') || (depth == 1 && lossy == "origin.json") {
+            self.pack.skipped.push(path);
+            return;
+        }
+        self.count += 1;
+        if self.count > MAX_ENTRIES {
+            self.pack.walk_problems.push(WalkProblem::EntryLimit);
+            self.stopped = true;
+            return;
+        }
+        let kind = match ft {
+            FileType::Symlink => EntryKind::Symlink,
+            FileType::Directory => {
+                let descend = utf8 && depth < MAX_DEPTH && allowed_folder(self.pack.kind, &path);
+                self.pack.entries.push(Entry {
+                    path: path.clone(),
+                    kind: EntryKind::Dir { descended: descend },
+                    utf8,
+                    first_file: None,
+                });
+                let index = self.pack.entries.len() - 1;
+                if descend {
+                    match open_dir(at, Path::new(name), true) {
+                        Ok(fd) => self.folder(fd, &path, depth + 1),
+                        Err(err) => self.pack.walk_problems.push(WalkProblem::Unreadable {
+                            path,
+                            message: err.to_string(),
+                            in_pack: false,
+                        }),
+                    }
+                } else {
+                    self.pack.entries[index].first_file = first_file_below(at, name, &path, utf8);
+                }
+                return;
+            }
+            FileType::RegularFile => {
+                self.file(at, (name, ino), &path, depth);
+                EntryKind::File
+            }
+            _ => EntryKind::Special,
+        };
+        self.pack.entries.push(Entry {
             path,
             kind,
             utf8,
-            first_file,
+            first_file: None,
         });
     }
-    Ok(pack)
-}
 
-/// pack.toml's inode number and its reading, read before the walk, and only when it is a
-/// regular file: a FIFO, a device, a socket or a link of that name is never opened (the walk
-/// reports it).
-fn read_manifest(dir: &Path) -> Option<(u64, (Vec<u8>, bool))> {
-    let path = dir.join("pack.toml");
-    let seen = std::fs::symlink_metadata(&path).ok()?;
-    let read = read_bounded(&path, &seen).ok()?;
-    Some((seen.ino(), read))
-}
-
-/// An entry the walk could not read (outside the pack's files: a folder, a metadata error).
-fn unreadable(dir: &Path, err: &walkdir::Error) -> WalkProblem {
-    let path = err
-        .path()
-        .map(|p| rel(dir, p).0)
-        .unwrap_or_else(|| ".".to_string());
-    let message = err
-        .io_error()
-        .map(|e| e.to_string())
-        .unwrap_or_else(|| err.to_string());
-    WalkProblem::Unreadable {
-        path,
-        message,
-        in_pack: false,
-    }
-}
-
-/// The reading of a pack's regular files: pack.toml as read first, then each file within its
-/// limit and what is left of the pack's read budget.
-struct Files {
-    /// pack.toml's inode number and its reading.
-    manifest: Option<(u64, (Vec<u8>, bool))>,
-    budget: u64,
-}
-
-impl Files {
     /// Reads one regular file into the pack (its bytes when it fits, else its size only).
-    fn read(&mut self, pack: &mut Pack, entry: &walkdir::DirEntry, path: &str) {
-        // The entry's own lstat (no link followed): what the open must find again.
-        let seen = entry.metadata().map_err(std::io::Error::from);
-        let size = seen.as_ref().map(|m| m.len()).unwrap_or(0);
+    fn file(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), path: &str, depth: usize) {
         let mut file = PackFile {
             path: path.to_string(),
-            size,
+            size: 0,
             bytes: Vec::new(),
             complete: false,
         };
         let kept = match self.manifest.take() {
-            Some((ino, read))
-                if entry.depth() == 1 && path == "pack.toml" && ino == entry.ino() =>
-            {
-                Some(read)
-            }
+            Some(m) if depth == 1 && path == "pack.toml" && m.ino == ino => Some(m),
             other => {
                 self.manifest = other;
                 None
             }
         };
-        if let Some((bytes, complete)) = kept {
+        if let Some(FirstRead {
+            bytes,
+            complete,
+            size,
+            ..
+        }) = kept
+        {
+            file.size = size;
             file.complete = complete;
             file.bytes = bytes;
-        } else if size <= ONE_FILE_LIMIT && size <= self.budget {
-            match seen.and_then(|seen| read_bounded(entry.path(), &seen)) {
-                Ok((bytes, complete)) => {
-                    file.complete = complete;
-                    if !complete {
-                        file.size = file.size.max(bytes.len() as u64);
-                    }
-                    file.bytes = bytes;
-                }
-                Err(err) => pack.walk_problems.push(WalkProblem::Unreadable {
-                    path: path.to_string(),
-                    message: err.to_string(),
-                    in_pack: true,
-                }),
-            }
+        } else {
+            self.read_into(at, (name, ino), &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
-        pack.index.insert(path.to_string(), pack.files.len());
-        pack.files.push(file);
+        self.pack
+            .index
+            .insert(path.to_string(), self.pack.files.len());
+        self.pack.files.push(file);
+    }
+
+    /// Opens the file and reads it when its size is within its limit and the budget left.
+    fn read_into(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), file: &mut PackFile) {
+        let limit = ONE_FILE_LIMIT.min(self.budget);
+        match open_regular(at, name, ino) {
+            Ok((fd, size)) => {
+                file.size = size;
+                if size > limit {
+                    return;
+                }
+                match read_bounded(fd, size) {
+                    Ok((bytes, complete)) => {
+                        file.complete = complete;
+                        if !complete {
+                            file.size = file.size.max(bytes.len() as u64);
+                        }
+                        file.bytes = bytes;
+                    }
+                    Err(err) => self.unreadable(file, err),
+                }
+            }
+            Err(err) => {
+                // A file that cannot be opened is a problem only where it would have been read.
+                let size = rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .map(|s| s.st_size as u64)
+                    .unwrap_or(0);
+                file.size = size;
+                if size <= limit {
+                    self.unreadable(file, err);
+                }
+            }
+        }
+    }
+
+    fn unreadable(&mut self, file: &PackFile, err: std::io::Error) {
+        self.pack.walk_problems.push(WalkProblem::Unreadable {
+            path: file.path.clone(),
+            message: err.to_string(),
+            in_pack: true,
+        });
     }
 }
 
-/// Reads at most `ONE_FILE_LIMIT + 1` bytes of the regular file at `path` that `seen` (its
-/// lstat, taken by the caller) describes; the flag says whether the whole file fit. Nothing but
-/// that file is ever read: an entry `seen` does not show as a regular file is never opened, the
-/// open follows no link and does not block on a FIFO, and the open file must be the same regular
-/// file (device and inode) `seen` described, or the entry changed between the look and the open
-/// and is refused, unread.
-pub fn read_bounded(path: &Path, seen: &std::fs::Metadata) -> std::io::Result<(Vec<u8>, bool)> {
-    if !seen.file_type().is_file() {
+/// Opens the regular file the listing showed (`ino`: its inode number there) for reading,
+/// following no link, never blocking on a FIFO and never taking a terminal. The open file must
+/// be that regular file, or the entry changed between the listing and the open and is refused,
+/// unread. Returns the descriptor and the size.
+fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(OwnedFd, u64)> {
+    let flags =
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(at, name, flags, Mode::empty()).map_err(|e| match e {
+        rustix::io::Errno::LOOP => not_the_file(),
+        e => e.into(),
+    })?;
+    let stat = rustix::fs::fstat(&fd)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile || stat.st_ino != ino {
         return Err(not_the_file());
     }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) => not_the_file(),
-            _ => e,
-        })?;
-    let meta = file.metadata()?;
-    if !meta.is_file() || (meta.dev(), meta.ino()) != (seen.dev(), seen.ino()) {
-        return Err(not_the_file());
-    }
-    let mut bytes = Vec::with_capacity(meta.len().min(ONE_FILE_LIMIT + 1) as usize);
-    file.take(ONE_FILE_LIMIT + 1).read_to_end(&mut bytes)?;
-    let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
-    Ok((bytes, complete))
+    Ok((fd, stat.st_size as u64))
 }
 
 /// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or
@@ -212,89 +305,101 @@ fn not_the_file() -> std::io::Error {
     std::io::Error::other("changed while it was read: no longer the regular file the walk found")
 }
 
-/// The first regular file below a folder, in walk order, looking at no more than 64 entries.
-fn first_file_below(dir: &Path, folder: &Path) -> Option<String> {
-    walkdir::WalkDir::new(folder)
-        .min_depth(1)
-        .max_depth(MAX_DEPTH)
-        .follow_links(false)
-        .sort_by(|a, b| a.file_name().cmp(b.file_name()))
-        .into_iter()
-        .take(64)
-        .filter_map(Result::ok)
-        .find(|e| e.file_type().is_file())
-        .map(|e| rel(dir, e.path()))
-        .filter(|(_, utf8)| *utf8)
-        .map(|(p, _)| p)
+/// pack.toml, read before the walk: checked to be a regular file before it is opened (so a FIFO,
+/// a device or a link by that name is never opened), then checked again on the open file.
+/// `Ok(None)`: there is no regular file by that name.
+fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstRead>> {
+    let listed = match rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(s) => s,
+        Err(rustix::io::Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    if FileType::from_raw_mode(listed.st_mode) != FileType::RegularFile {
+        return Ok(None);
+    }
+    let (fd, size) = open_regular(at, name, listed.st_ino)?;
+    if rustix::fs::fstat(&fd)?.st_dev != listed.st_dev {
+        return Err(not_the_file());
+    }
+    let (bytes, complete) = read_bounded(fd, size)?;
+    Ok(Some(FirstRead {
+        bytes,
+        complete,
+        size,
+        ino: listed.st_ino,
+    }))
 }
 
-/// The pack-relative `/`-separated path, and whether it is valid UTF-8.
-fn rel(dir: &Path, path: &Path) -> (String, bool) {
-    let r = path.strip_prefix(dir).unwrap_or(path);
-    // The walk gives clean relative paths: a valid UTF-8 one is already `/`-separated.
-    if let Some(s) = r.to_str() {
-        return (s.to_string(), true);
+/// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open file. The flag says whether the whole
+/// file fit.
+fn read_bounded(fd: OwnedFd, size: u64) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut bytes = Vec::with_capacity(size.min(ONE_FILE_LIMIT + 1) as usize);
+    std::fs::File::from(fd)
+        .take(ONE_FILE_LIMIT + 1)
+        .read_to_end(&mut bytes)?;
+    let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
+    Ok((bytes, complete))
+}
+
+/// The first regular file below a folder the walk does not enter (at most [`MAX_DEPTH`] levels
+/// below it), in walk order, looking at no more than 64 entries; `None` when its path is not
+/// UTF-8 (`utf8`: whether the folder's is).
+fn first_file_below(at: BorrowedFd<'_>, name: &OsStr, path: &str, utf8: bool) -> Option<String> {
+    let mut budget = 64usize;
+    let fd = open_dir(at, Path::new(name), true).ok()?;
+    let (found, found_utf8) = first_in(fd, (path, utf8), 1, &mut budget)?;
+    found_utf8.then_some(found)
+}
+
+/// [`first_file_below`] inside one folder (`prefix`: its path and whether it is UTF-8), `level`
+/// levels below the folder it started from.
+fn first_in(
+    fd: OwnedFd,
+    prefix: (&str, bool),
+    level: usize,
+    budget: &mut usize,
+) -> Option<(String, bool)> {
+    if level > MAX_DEPTH {
+        return None;
     }
-    let mut utf8 = true;
-    let parts: Vec<String> = r
-        .components()
-        .map(|c| {
-            let s = c.as_os_str();
-            match s.to_str() {
-                Some(s) => s.to_string(),
-                None => {
-                    utf8 = false;
-                    s.to_string_lossy().into_owned()
+    let (dir, names) = list(fd).ok()?;
+    let at = dir.fd().ok()?;
+    for (name, listed) in names {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let name = OsStr::from_bytes(&name);
+        let (path, utf8) = join(prefix.0, name);
+        let utf8 = utf8 && prefix.1;
+        match type_of(at, name, listed).0 {
+            FileType::RegularFile => return Some((path, utf8)),
+            FileType::Directory => {
+                if let Ok(sub) = open_dir(at, Path::new(name), true)
+                    && let Some(found) = first_in(sub, (&path, utf8), level + 1, budget)
+                {
+                    return Some(found);
                 }
             }
-        })
-        .collect();
-    (parts.join("/"), utf8)
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `prefix/name` (pack-relative, `/`-separated; lossy where the name is not UTF-8), and whether
+/// every component is UTF-8 (a folder whose name is not is never entered, so the prefix is).
+fn join(prefix: &str, name: &OsStr) -> (String, bool) {
+    let (part, utf8) = match name.to_str() {
+        Some(s) => (std::borrow::Cow::Borrowed(s), true),
+        None => (name.to_string_lossy(), false),
+    };
+    if prefix.is_empty() {
+        (part.into_owned(), utf8)
+    } else {
+        (format!("{prefix}/{part}"), utf8)
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
-        let d = tempfile::tempdir().unwrap();
-        let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
-        std::fs::write(&a, "name = \"a\"\n").unwrap();
-        std::fs::write(&b, "secret\n").unwrap();
-        let seen = std::fs::symlink_metadata(&a).unwrap();
-        // Control: the file the look saw is read.
-        assert_eq!(read_bounded(&a, &seen).unwrap().0, b"name = \"a\"\n");
-        std::fs::rename(&b, &a).unwrap();
-        let err = read_bounded(&a, &seen).unwrap_err();
-        assert!(
-            err.to_string().contains("changed while it was read"),
-            "{err}"
-        );
-        std::fs::remove_file(&a).unwrap();
-        std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
-        assert!(read_bounded(&a, &seen).is_err(), "a link is never followed");
-        let folder = std::fs::symlink_metadata(d.path()).unwrap();
-        assert!(
-            read_bounded(d.path(), &folder).is_err(),
-            "not a regular file: never opened"
-        );
-    }
-
-    #[test]
-    fn a_fifo_pack_toml_leaves_the_kind_to_the_walk() {
-        let d = tempfile::tempdir().unwrap();
-        let c = std::ffi::CString::new(
-            d.path()
-                .join("pack.toml")
-                .into_os_string()
-                .into_encoded_bytes(),
-        )
-        .unwrap();
-        // SAFETY: mkfifo on a path string that outlives the call.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-        let pack = load(d.path()).unwrap();
-        assert!(pack.file("pack.toml").is_none());
-        assert_eq!(pack.entries[0].kind, EntryKind::Special);
-    }
-}
+mod tests;

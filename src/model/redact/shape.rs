@@ -127,7 +127,7 @@ pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// Decodes standard or URL-safe base64, padded or not; `None` on any other byte.

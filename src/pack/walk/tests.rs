@@ -1,0 +1,101 @@
+//! The walk's own tests: order, the first file of a folder not entered, and entries that
+//! change between the look and the open.
+
+use super::*;
+
+/// The inode number the folder lists for `name` (the walk's look).
+fn look(at: BorrowedFd<'_>, name: &str) -> u64 {
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .unwrap()
+        .st_ino
+}
+
+#[test]
+fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
+    std::fs::write(&a, "name = \"a\"\n").unwrap();
+    std::fs::write(&b, "secret\n").unwrap();
+    let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
+    let at = folder.as_fd();
+    let seen = look(at, "pack.toml");
+    // Control: the file the look saw is read.
+    let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
+    assert_eq!(read_bounded(fd, size).unwrap().0, b"name = \"a\"\n");
+    std::fs::rename(&b, &a).unwrap();
+    let err = open_regular(at, OsStr::new("pack.toml"), seen).unwrap_err();
+    assert!(
+        err.to_string().contains("changed while it was read"),
+        "{err}"
+    );
+    std::fs::remove_file(&a).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
+    let link = look(at, "pack.toml");
+    assert!(
+        open_regular(at, OsStr::new("pack.toml"), link).is_err(),
+        "a link is never followed"
+    );
+    assert_eq!(read_named(at, OsStr::new("pack.toml")).unwrap(), None);
+    std::fs::create_dir(d.path().join("sub")).unwrap();
+    let sub = look(at, "sub");
+    assert!(
+        open_regular(at, OsStr::new("sub"), sub).is_err(),
+        "not a regular file: never read"
+    );
+}
+
+#[test]
+fn a_fifo_pack_toml_leaves_the_kind_to_the_walk() {
+    let d = tempfile::tempdir().unwrap();
+    let c = std::ffi::CString::new(
+        d.path()
+            .join("pack.toml")
+            .into_os_string()
+            .into_encoded_bytes(),
+    )
+    .unwrap();
+    // SAFETY: mkfifo on a path string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let pack = load(d.path()).unwrap();
+    assert!(pack.file("pack.toml").is_none());
+    assert_eq!(pack.entries[0].kind, EntryKind::Special);
+}
+
+#[test]
+fn entries_come_in_byte_order_depth_first_with_their_first_file() {
+    let d = tempfile::tempdir().unwrap();
+    for (p, body) in [
+        ("pack.toml", "name = \"p\"\n"),
+        ("prompts/b.md", "b"),
+        ("prompts/a.md", "a"),
+        ("junk/deep/x.md", "x"),
+        ("README.md", "r"),
+        (".hidden", "h"),
+    ] {
+        let path = d.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let pack = load(d.path()).unwrap();
+    let paths: Vec<&str> = pack.entries.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "README.md",
+            "junk",
+            "pack.toml",
+            "prompts",
+            "prompts/a.md",
+            "prompts/b.md"
+        ]
+    );
+    assert_eq!(pack.skipped, [".hidden"]);
+    // A folder the layout does not allow is not entered; it points at its first file.
+    assert_eq!(pack.entries[1].kind, EntryKind::Dir { descended: false });
+    assert_eq!(
+        pack.entries[1].first_file.as_deref(),
+        Some("junk/deep/x.md")
+    );
+    assert_eq!(pack.file("prompts/a.md").unwrap().bytes, b"a");
+    assert!(pack.file("junk/deep/x.md").is_none(), "control: never read");
+}
