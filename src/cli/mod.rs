@@ -18,6 +18,21 @@ pub use args::{
 pub use commands::verdict;
 pub use exit::{EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
 
+/// Hands the heap pages the argument parser used and freed back to the system. Parsing a
+/// registry's thousands of folder names holds about 0.25 KB a name for a moment (clap keeps each
+/// value raw and parsed); the worker threads allocate from their own arenas, so without this
+/// those freed pages would stay resident for the whole run and peak memory would grow with the
+/// number of packs (docs/performance.md, "Memory is flat"). glibc only: musl's allocator (the
+/// container's) returns freed pages by itself.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim(3) only returns free pages of the heap to the kernel; it reads and
+    // changes no live allocation, and nothing else runs at this point (no thread is started).
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Runs the command line and returns the exit code.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
@@ -28,6 +43,7 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    release_freed_memory();
     match commands::dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
