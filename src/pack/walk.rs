@@ -230,7 +230,7 @@ impl Walk {
             file.complete = complete;
             file.bytes = bytes;
         } else {
-            self.read_into(at, (name, ino), &mut file);
+            self.read_into(at, name, &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
         self.pack
@@ -240,10 +240,11 @@ impl Walk {
     }
 
     /// Opens the file and reads it when its size is within its limit and the budget left.
-    fn read_into(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), file: &mut PackFile) {
+    fn read_into(&mut self, at: BorrowedFd<'_>, name: &OsStr, file: &mut PackFile) {
         let limit = ONE_FILE_LIMIT.min(self.budget);
-        match open_regular(at, name, ino) {
-            Ok((fd, size)) => {
+        match open_regular(at, name) {
+            Ok((fd, stat)) => {
+                let size = stat.st_size as u64;
                 file.size = size;
                 if size > limit {
                     return;
@@ -281,11 +282,12 @@ impl Walk {
     }
 }
 
-/// Opens the regular file the listing showed (`ino`: its inode number there) for reading,
-/// following no link, never blocking on a FIFO and never taking a terminal. The open file must
-/// be that regular file, or the entry changed between the listing and the open and is refused,
-/// unread. Returns the descriptor and the size.
-fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(OwnedFd, u64)> {
+/// Opens the regular file the listing showed, for reading, following no link, never blocking on
+/// a FIFO and never taking a terminal. The open file must still be a regular file, or the entry
+/// changed between the listing and the open and is refused, unread. (The listing's inode number
+/// is not compared: on an overlay file system it can differ from the file's own.) Returns the
+/// descriptor and what `fstat` says of it.
+fn open_regular(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<(OwnedFd, rustix::fs::Stat)> {
     let flags =
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
     let fd = rustix::fs::openat(at, name, flags, Mode::empty()).map_err(|e| match e {
@@ -293,10 +295,10 @@ fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(
         e => e.into(),
     })?;
     let stat = rustix::fs::fstat(&fd)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile || stat.st_ino != ino {
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
         return Err(not_the_file());
     }
-    Ok((fd, stat.st_size as u64))
+    Ok((fd, stat))
 }
 
 /// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or
@@ -317,10 +319,11 @@ fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstR
     if FileType::from_raw_mode(listed.st_mode) != FileType::RegularFile {
         return Ok(None);
     }
-    let (fd, size) = open_regular(at, name, listed.st_ino)?;
-    if rustix::fs::fstat(&fd)?.st_dev != listed.st_dev {
+    let (fd, opened) = open_regular(at, name)?;
+    if (opened.st_dev, opened.st_ino) != (listed.st_dev, listed.st_ino) {
         return Err(not_the_file());
     }
+    let size = opened.st_size as u64;
     let (bytes, complete) = read_bounded(fd, size)?;
     Ok(Some(FirstRead {
         bytes,

@@ -3,45 +3,50 @@
 
 use super::*;
 
-/// The inode number the folder lists for `name` (the walk's look).
-fn look(at: BorrowedFd<'_>, name: &str) -> u64 {
-    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
-        .unwrap()
-        .st_ino
-}
-
 #[test]
-fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
+fn an_entry_swapped_between_the_look_and_the_open_is_refused_unread() {
     let d = tempfile::tempdir().unwrap();
     let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
     std::fs::write(&a, "name = \"a\"\n").unwrap();
     std::fs::write(&b, "secret\n").unwrap();
     let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
     let at = folder.as_fd();
-    let seen = look(at, "pack.toml");
-    // Control: the file the look saw is read.
-    let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
-    assert_eq!(read_bounded(fd, size).unwrap().0, b"name = \"a\"\n");
-    std::fs::rename(&b, &a).unwrap();
-    let err = open_regular(at, OsStr::new("pack.toml"), seen).unwrap_err();
-    assert!(
-        err.to_string().contains("changed while it was read"),
-        "{err}"
+    let name = OsStr::new("pack.toml");
+    // Control: the regular file the listing showed is read.
+    let (fd, stat) = open_regular(at, name).unwrap();
+    assert_eq!(
+        read_bounded(fd, stat.st_size as u64).unwrap().0,
+        b"name = \"a\"\n"
     );
     std::fs::remove_file(&a).unwrap();
-    std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
-    let link = look(at, "pack.toml");
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    let err = open_regular(at, name).unwrap_err();
     assert!(
-        open_regular(at, OsStr::new("pack.toml"), link).is_err(),
-        "a link is never followed"
+        err.to_string().contains("changed while it was read"),
+        "a link is never followed: {err}"
     );
-    assert_eq!(read_named(at, OsStr::new("pack.toml")).unwrap(), None);
-    std::fs::create_dir(d.path().join("sub")).unwrap();
-    let sub = look(at, "sub");
+    assert_eq!(read_named(at, name).unwrap(), None, "nor read first");
+    std::fs::remove_file(&a).unwrap();
+    std::fs::create_dir(&a).unwrap();
     assert!(
-        open_regular(at, OsStr::new("sub"), sub).is_err(),
+        open_regular(at, name).is_err(),
         "not a regular file: never read"
     );
+}
+
+#[test]
+fn pack_toml_read_first_must_be_the_file_the_look_found() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("pack.toml"), "name = \"a\"\n").unwrap();
+    let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
+    let first = read_named(folder.as_fd(), OsStr::new("pack.toml"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.bytes, b"name = \"a\"\n");
+    assert!(first.complete);
+    // The same file by another name is another look: control that the inode is what is kept.
+    let again = rustix::fs::statat(folder.as_fd(), "pack.toml", AtFlags::empty()).unwrap();
+    assert_eq!(first.ino, again.st_ino);
 }
 
 #[test]
