@@ -117,12 +117,20 @@ impl Notes for DirNotes {
 }
 
 /// A file's text, read without asking its size first (`len` is what the caller expects; a file
-/// of another size is read whole all the same): an open, the reads, a close, and no `statx`
-/// beside them, which `std::fs::read_to_string` makes for its size hint.
+/// of another size is read whole all the same): an open, two reads (the text, then the end), a
+/// close. `std::fs::read_to_string` and `File::read_to_string` also ask the file's size and
+/// position (`statx`, `lseek`) for their size hint.
 pub fn read_text(path: &std::path::Path, len: usize) -> std::io::Result<String> {
     use std::io::Read;
-    let mut text = String::with_capacity(if len > 0 { len } else { 8 * 1024 });
-    std::fs::File::open(path)?.read_to_string(&mut text)?;
+    /// Only `read`: the generic `read_to_string`, which asks nothing but reads.
+    struct Plain(std::fs::File);
+    impl Read for Plain {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.0.read(buf)
+        }
+    }
+    let mut text = String::with_capacity(if len > 0 { len + 1 } else { 8 * 1024 });
+    Plain(std::fs::File::open(path)?).read_to_string(&mut text)?;
     if text.capacity() > text.len() + 4096 {
         text.shrink_to_fit();
     }
