@@ -189,3 +189,41 @@ fn prompts_dir_refuses_links_and_replaces_a_planted_file_link() {
     assert!(meta.is_file(), "the link was replaced by the prompt");
     assert!(case.join("call-1-reviewer-1.txt").is_file());
 }
+
+#[test]
+fn every_format_of_check_shows_escaped_hidden_values_it_quotes_as_code_points() {
+    let d = tempfile::tempdir().unwrap();
+    let p = common::copy_pack("decision-log", d.path(), "decision-log");
+    let case = p.join("tests/cache-store/case.toml");
+    let text = std::fs::read_to_string(&case)
+        .unwrap()
+        .replace("pass = \"decision-log\"", r#"pass = "decision\u202E-log""#)
+        .replace("id = \"decision-1\"", r#"id = "decision\u200B-1""#)
+        .replace(
+            "verdict = \"confirm\"",
+            "verdict = \"conf\\u00ADirm\"\n\"k\\u2066\" = 1",
+        );
+    std::fs::write(&case, text).unwrap();
+    for format in ["text", "full", "json", "sarif", "github"] {
+        let (code, out, err) = common::run(
+            d.path(),
+            &[
+                "check",
+                "--format",
+                format,
+                "--sarif",
+                "c.sarif",
+                "decision-log",
+            ],
+        );
+        assert_eq!(code, 1, "{format}: {out}{err}");
+        clean(format, &format!("{out}{err}"));
+        clean(
+            "--sarif",
+            &std::fs::read_to_string(d.path().join("c.sarif")).unwrap(),
+        );
+    }
+    let (_, out, _) = common::run(d.path(), &["check", "decision-log"]);
+    assert!(out.contains("no pass named decisionU+202E-log"), "{out}");
+    assert!(out.contains("unknown key model.kU+2066"), "{out}");
+}
