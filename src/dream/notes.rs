@@ -99,7 +99,7 @@ impl Notes for DirNotes {
         if let Some(text) = self.read.get(id) {
             return text.clone();
         }
-        let text = std::fs::read_to_string(self.path(id)?).ok();
+        let text = read_text(&self.path(id)?, 0).ok();
         self.read.insert(id.to_string(), text.clone());
         text
     }
@@ -114,6 +114,27 @@ impl Notes for DirNotes {
         }
         Ok(())
     }
+}
+
+/// A file's text, read without asking its size first (`len` is what the caller expects; a file
+/// of another size is read whole all the same): an open, two reads (the text, then the end), a
+/// close. `std::fs::read_to_string` and `File::read_to_string` also ask the file's size and
+/// position (`statx`, `lseek`) for their size hint.
+pub fn read_text(path: &std::path::Path, len: usize) -> std::io::Result<String> {
+    use std::io::Read;
+    /// Only `read`: the generic `read_to_string`, which asks nothing but reads.
+    struct Plain(std::fs::File);
+    impl Read for Plain {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.0.read(buf)
+        }
+    }
+    let mut text = String::with_capacity(if len > 0 { len + 1 } else { 8 * 1024 });
+    Plain(std::fs::File::open(path)?).read_to_string(&mut text)?;
+    if text.capacity() > text.len() + 4096 {
+        text.shrink_to_fit();
+    }
+    Ok(text)
 }
 
 /// The `type:` of a leading front-matter block (`---` ... `---`), unquoted; `None` without one.
@@ -194,6 +215,20 @@ mod tests {
         assert!(n.exists("notes/a.md"));
         assert!(n.write("notes/../escape.md", "x").is_err());
         assert!(!tmp.path().join("escape.md").exists());
+    }
+
+    #[test]
+    fn read_text_reads_whole_files_of_any_size() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("a.md");
+        for text in [String::new(), "é".repeat(10), "x".repeat(100_000)] {
+            std::fs::write(&p, &text).unwrap();
+            for len in [0, 1, text.len(), text.len() + 1] {
+                assert_eq!(read_text(&p, len).unwrap(), text, "expected {len}");
+            }
+        }
+        std::fs::write(&p, [0xff, 0xfe]).unwrap();
+        assert!(read_text(&p, 2).is_err(), "control: not UTF-8 is an error");
     }
 
     #[test]

@@ -93,15 +93,21 @@ pub fn session_line(s: &Session, call_notes: &[String]) -> String {
     })
 }
 
-/// `{"session", "ordinal", "role", "timestamp", "text"}`.
+/// `{"session", "ordinal", "role", "timestamp", "text"}`, written into a buffer sized for it
+/// (a turn's text can be tens of kilobytes: no regrowing on the way).
 pub fn turn_line(t: &Turn) -> String {
-    json(&TurnLine {
+    let line = TurnLine {
         session: &t.session,
         ordinal: t.ordinal,
         role: t.role.as_str(),
         timestamp: t.timestamp.as_deref(),
         text: &t.text,
-    })
+    };
+    let mut out = Vec::with_capacity(t.text.len() + t.session.len() + 128);
+    match serde_json::to_writer(&mut out, &line) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 /// Per note, a `--- <note id>` line, then its text as it is.

@@ -230,7 +230,7 @@ impl Walk {
             file.complete = complete;
             file.bytes = bytes;
         } else {
-            self.read_into(at, name, &mut file);
+            self.read_into(at, (name, ino), &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
         self.pack
@@ -240,11 +240,10 @@ impl Walk {
     }
 
     /// Opens the file and reads it when its size is within its limit and the budget left.
-    fn read_into(&mut self, at: BorrowedFd<'_>, name: &OsStr, file: &mut PackFile) {
+    fn read_into(&mut self, at: BorrowedFd<'_>, (name, ino): (&OsStr, u64), file: &mut PackFile) {
         let limit = ONE_FILE_LIMIT.min(self.budget);
-        match open_regular(at, name) {
-            Ok((fd, stat)) => {
-                let size = stat.st_size as u64;
+        match open_regular(at, name, ino) {
+            Ok((fd, size)) => {
                 file.size = size;
                 if size > limit {
                     return;
@@ -282,12 +281,15 @@ impl Walk {
     }
 }
 
-/// Opens the regular file the listing showed, for reading, following no link, never blocking on
-/// a FIFO and never taking a terminal. The open file must still be a regular file, or the entry
-/// changed between the listing and the open and is refused, unread. (The listing's inode number
-/// is not compared: on an overlay file system it can differ from the file's own.) Returns the
-/// descriptor and what `fstat` says of it.
-fn open_regular(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<(OwnedFd, rustix::fs::Stat)> {
+/// Opens the regular file the listing showed (`ino`: its inode number there) for reading,
+/// following no link, never blocking on a FIFO and never taking a terminal. The open file must
+/// be that regular file, or the entry changed between the listing and the open and is refused,
+/// unread. Where the listing's inode number is not the file's (an overlay file system whose
+/// layers lie on different file systems lists one number and `fstat` gives another), the name
+/// is looked at again without following a link and must hold the very file that was opened
+/// (device and inode): only then does a pack on such a mount read at all, and the open file is
+/// still a regular file the name holds. Returns the descriptor and the size.
+fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(OwnedFd, u64)> {
     let flags =
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
     let fd = rustix::fs::openat(at, name, flags, Mode::empty()).map_err(|e| match e {
@@ -295,10 +297,17 @@ fn open_regular(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<(OwnedFd, r
         e => e.into(),
     })?;
     let stat = rustix::fs::fstat(&fd)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+    let regular = FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile;
+    if !regular || (stat.st_ino != ino && !still_named(at, name, &stat)) {
         return Err(not_the_file());
     }
-    Ok((fd, stat))
+    Ok((fd, stat.st_size as u64))
+}
+
+/// Whether `name` (its link not followed) is the open file `stat` describes.
+fn still_named(at: BorrowedFd<'_>, name: &OsStr, stat: &rustix::fs::Stat) -> bool {
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .is_ok_and(|now| (now.st_dev, now.st_ino) == (stat.st_dev, stat.st_ino))
 }
 
 /// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or
@@ -319,11 +328,10 @@ fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstR
     if FileType::from_raw_mode(listed.st_mode) != FileType::RegularFile {
         return Ok(None);
     }
-    let (fd, opened) = open_regular(at, name)?;
-    if (opened.st_dev, opened.st_ino) != (listed.st_dev, listed.st_ino) {
+    let (fd, size) = open_regular(at, name, listed.st_ino)?;
+    if rustix::fs::fstat(&fd)?.st_dev != listed.st_dev {
         return Err(not_the_file());
     }
-    let size = opened.st_size as u64;
     let (bytes, complete) = read_bounded(fd, size)?;
     Ok(Some(FirstRead {
         bytes,

@@ -3,50 +3,56 @@
 
 use super::*;
 
+/// The inode number the folder lists for `name` (the walk's look).
+fn look(at: BorrowedFd<'_>, name: &str) -> u64 {
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .unwrap()
+        .st_ino
+}
+
 #[test]
-fn an_entry_swapped_between_the_look_and_the_open_is_refused_unread() {
+fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
     let d = tempfile::tempdir().unwrap();
     let (a, b) = (d.path().join("pack.toml"), d.path().join("other"));
     std::fs::write(&a, "name = \"a\"\n").unwrap();
     std::fs::write(&b, "secret\n").unwrap();
     let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
     let at = folder.as_fd();
-    let name = OsStr::new("pack.toml");
-    // Control: the regular file the listing showed is read.
-    let (fd, stat) = open_regular(at, name).unwrap();
-    assert_eq!(
-        read_bounded(fd, stat.st_size as u64).unwrap().0,
-        b"name = \"a\"\n"
-    );
+    let seen = look(at, "pack.toml");
+    // Control: the file the look saw is read.
+    let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
+    assert_eq!(read_bounded(fd, size).unwrap().0, b"name = \"a\"\n");
+    // Swapped for a FIFO after the look: refused, unread (the open does not block).
     std::fs::remove_file(&a).unwrap();
-    std::os::unix::fs::symlink(&b, &a).unwrap();
-    let err = open_regular(at, name).unwrap_err();
+    let c = std::ffi::CString::new(a.clone().into_os_string().into_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo on a path string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let err = open_regular(at, OsStr::new("pack.toml"), seen).unwrap_err();
     assert!(
         err.to_string().contains("changed while it was read"),
-        "a link is never followed: {err}"
+        "{err}"
     );
-    assert_eq!(read_named(at, name).unwrap(), None, "nor read first");
+    // Swapped for another regular file: the listing's number no longer matches, so the name is
+    // looked at again, and it holds the file that was opened (what an overlay whose listing
+    // numbers differ from the files' looks like): read, the file the name holds.
     std::fs::remove_file(&a).unwrap();
-    std::fs::create_dir(&a).unwrap();
+    std::fs::rename(&b, &a).unwrap();
+    let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
+    assert_eq!(read_bounded(fd, size).unwrap().0, b"secret\n");
+    std::fs::remove_file(&a).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
+    let link = look(at, "pack.toml");
     assert!(
-        open_regular(at, name).is_err(),
+        open_regular(at, OsStr::new("pack.toml"), link).is_err(),
+        "a link is never followed"
+    );
+    assert_eq!(read_named(at, OsStr::new("pack.toml")).unwrap(), None);
+    std::fs::create_dir(d.path().join("sub")).unwrap();
+    let sub = look(at, "sub");
+    assert!(
+        open_regular(at, OsStr::new("sub"), sub).is_err(),
         "not a regular file: never read"
     );
-}
-
-#[test]
-fn pack_toml_read_first_must_be_the_file_the_look_found() {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("pack.toml"), "name = \"a\"\n").unwrap();
-    let folder = open_dir(rustix::fs::CWD, d.path(), false).unwrap();
-    let first = read_named(folder.as_fd(), OsStr::new("pack.toml"))
-        .unwrap()
-        .unwrap();
-    assert_eq!(first.bytes, b"name = \"a\"\n");
-    assert!(first.complete);
-    // The same file by another name is another look: control that the inode is what is kept.
-    let again = rustix::fs::statat(folder.as_fd(), "pack.toml", AtFlags::empty()).unwrap();
-    assert_eq!(first.ino, again.st_ino);
 }
 
 #[test]
