@@ -8,13 +8,11 @@ pub fn parse_rfc3339(s: &str) -> Option<i128> {
     if b.len() < 20 {
         return None;
     }
+    // A fixed-width run of ASCII digits as a number (at most four digits: no overflow).
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = b.get(r)?;
-        if part.iter().all(u8::is_ascii_digit) {
-            std::str::from_utf8(part).ok()?.parse().ok()
-        } else {
-            None
-        }
+        b.get(r)?.iter().try_fold(0i64, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + i64::from(d - b'0'))
+        })
     };
     let year = num(0..4)?;
     let month = num(5..7)?;
@@ -50,11 +48,12 @@ pub fn parse_rfc3339(s: &str) -> Option<i128> {
         if i == start {
             return None;
         }
-        let mut scale: i128 = 100_000_000;
-        for &d in &b[start..i] {
-            nanos += i128::from(d - b'0') * scale;
-            scale /= 10;
-        }
+        // The first nine digits are the nanoseconds; finer digits are dropped.
+        let digits = &b[start..i.min(start + 9)];
+        let value = digits
+            .iter()
+            .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+        nanos = i128::from(value * 10i64.pow(9 - digits.len() as u32));
     }
     let offset_minutes: i64 = match b.get(i) {
         Some(b'Z' | b'z') if i + 1 == b.len() => 0,
@@ -119,6 +118,20 @@ mod tests {
             "control: an exact span"
         );
         assert_eq!(hours_minutes(25 * hour + 3 * 60_000_000_000), "25h 03m");
+    }
+
+    #[test]
+    fn fractions_keep_nine_digits() {
+        let t = |s: &str| parse_rfc3339(s).unwrap();
+        assert_eq!(t("1970-01-01T00:00:00.123456789Z"), 123_456_789);
+        assert_eq!(t("1970-01-01T00:00:00.123456789999Z"), 123_456_789);
+        assert_eq!(t("1970-01-01T00:00:00.000000001Z"), 1);
+        assert_eq!(
+            t("1970-01-01T00:00:00.1+01:00"),
+            100_000_000 - 3_600_000_000_000
+        );
+        // control: a digit that is not one is refused
+        assert_eq!(parse_rfc3339("1970-01-01T00:0a:00Z"), None);
     }
 
     #[test]

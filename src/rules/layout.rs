@@ -89,10 +89,26 @@ pub enum Place {
 /// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
 pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
-    let parts: Vec<&str> = path.split('/').collect();
+    // Up to eight components on the stack (every allowed place has fewer: a path has at most
+    // six); a longer path is split into a list.
+    let mut small = [""; 8];
+    let mut n = 0;
+    for part in path.split('/') {
+        if n == small.len() {
+            let parts: Vec<&str> = path.split('/').collect();
+            return place_parts(kind, &parts);
+        }
+        small[n] = part;
+        n += 1;
+    }
+    place_parts(kind, &small[..n])
+}
+
+/// [`place`] of a path split into its components.
+fn place_parts<'a>(kind: Kind, parts: &[&'a str]) -> Option<(Place, Option<&'a str>)> {
     let top = |p| Some((p, None));
     match kind {
-        Kind::Theme => match parts.as_slice() {
+        Kind::Theme => match parts {
             ["pack.toml"] => top(Place::Manifest),
             ["README.md"] => top(Place::Readme),
             ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
@@ -100,7 +116,7 @@ pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
             ["theme.json"] => top(Place::ThemeJson),
             _ => None,
         },
-        Kind::Pass => match parts.as_slice() {
+        Kind::Pass => match parts {
             ["pack.toml"] => top(Place::Manifest),
             ["README.md"] => top(Place::Readme),
             ["LICENSE"] | ["LICENSE.md"] => top(Place::License),

@@ -122,7 +122,12 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         } else {
             name_rule(pack, e, &parts, out);
         }
-        let lower = e.path.to_lowercase();
+        // The same lower case either way; the ASCII one skips Unicode's tables.
+        let lower = if e.path.is_ascii() {
+            e.path.to_ascii_lowercase()
+        } else {
+            e.path.to_lowercase()
+        };
         match seen.get(&lower) {
             Some(other) => out.push(
                 Diagnostic::file(
