@@ -144,3 +144,62 @@ fn control_the_watch_sees_an_open_and_a_plain_pack_toml_is_read() {
         "a regular pack.toml is opened, and the watch sees it"
     );
 }
+
+/// An overlay mount, unmounted when dropped.
+struct Overlay(PathBuf);
+
+impl Drop for Overlay {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// On an overlay whose layers lie on two file systems, a folder listing gives other inode
+/// numbers than `fstat` for files copied up to the upper layer: the walk must still read them
+/// (it looks at the name again), not call them changed.
+#[test]
+fn a_pack_on_an_overlay_over_two_file_systems_is_read() {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(lower), Ok(top)) = (tempfile::tempdir_in("/dev/shm"), tempfile::tempdir()) else {
+        println!("SKIPPED overlay: no /dev/shm or temporary folder here");
+        return;
+    };
+    let dev = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).unwrap_or(0);
+    if dev(lower.path()) == dev(top.path()) {
+        println!("SKIPPED overlay: /dev/shm and the temporary folder are one file system");
+        return;
+    }
+    pack(lower.path());
+    let (upper, work, merged) = (
+        top.path().join("u"),
+        top.path().join("w"),
+        top.path().join("m"),
+    );
+    for d in [&upper, &work, &merged] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let options = format!(
+        "lowerdir={},upperdir={},workdir={}",
+        lower.path().display(),
+        upper.display(),
+        work.display()
+    );
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "overlay", "overlay", "-o", &options])
+        .arg(&merged)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        println!("SKIPPED overlay: mounting an overlay needs root and CAP_SYS_ADMIN");
+        return;
+    }
+    let _guard = Overlay(merged.clone());
+    // Copied up: the listing's number and the file's differ from here on.
+    let readme = merged.join("decision-log/README.md");
+    let text = std::fs::read_to_string(&readme).unwrap();
+    std::fs::write(&readme, text).unwrap();
+    let (code, out, err) = common::run(&merged, &["check", "decision-log"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, "ok decision-log 1.0.0\n");
+}

@@ -284,7 +284,11 @@ impl Walk {
 /// Opens the regular file the listing showed (`ino`: its inode number there) for reading,
 /// following no link, never blocking on a FIFO and never taking a terminal. The open file must
 /// be that regular file, or the entry changed between the listing and the open and is refused,
-/// unread. Returns the descriptor and the size.
+/// unread. Where the listing's inode number is not the file's (an overlay file system whose
+/// layers lie on different file systems lists one number and `fstat` gives another), the name
+/// is looked at again without following a link and must hold the very file that was opened
+/// (device and inode): only then does a pack on such a mount read at all, and the open file is
+/// still a regular file the name holds. Returns the descriptor and the size.
 fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(OwnedFd, u64)> {
     let flags =
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
@@ -293,10 +297,17 @@ fn open_regular(at: BorrowedFd<'_>, name: &OsStr, ino: u64) -> std::io::Result<(
         e => e.into(),
     })?;
     let stat = rustix::fs::fstat(&fd)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile || stat.st_ino != ino {
+    let regular = FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile;
+    if !regular || (stat.st_ino != ino && !still_named(at, name, &stat)) {
         return Err(not_the_file());
     }
     Ok((fd, stat.st_size as u64))
+}
+
+/// Whether `name` (its link not followed) is the open file `stat` describes.
+fn still_named(at: BorrowedFd<'_>, name: &OsStr, stat: &rustix::fs::Stat) -> bool {
+    rustix::fs::statat(at, name, AtFlags::SYMLINK_NOFOLLOW)
+        .is_ok_and(|now| (now.st_dev, now.st_ino) == (stat.st_dev, stat.st_ino))
 }
 
 /// The entry is no longer the regular file the walk found (swapped for a link, a FIFO or

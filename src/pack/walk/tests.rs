@@ -22,12 +22,23 @@ fn a_file_swapped_between_the_look_and_the_open_is_refused_unread() {
     // Control: the file the look saw is read.
     let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
     assert_eq!(read_bounded(fd, size).unwrap().0, b"name = \"a\"\n");
-    std::fs::rename(&b, &a).unwrap();
+    // Swapped for a FIFO after the look: refused, unread (the open does not block).
+    std::fs::remove_file(&a).unwrap();
+    let c = std::ffi::CString::new(a.clone().into_os_string().into_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo on a path string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     let err = open_regular(at, OsStr::new("pack.toml"), seen).unwrap_err();
     assert!(
         err.to_string().contains("changed while it was read"),
         "{err}"
     );
+    // Swapped for another regular file: the listing's number no longer matches, so the name is
+    // looked at again, and it holds the file that was opened (what an overlay whose listing
+    // numbers differ from the files' looks like): read, the file the name holds.
+    std::fs::remove_file(&a).unwrap();
+    std::fs::rename(&b, &a).unwrap();
+    let (fd, size) = open_regular(at, OsStr::new("pack.toml"), seen).unwrap();
+    assert_eq!(read_bounded(fd, size).unwrap().0, b"secret\n");
     std::fs::remove_file(&a).unwrap();
     std::os::unix::fs::symlink("/etc/hostname", &a).unwrap();
     let link = look(at, "pack.toml");
