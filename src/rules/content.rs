@@ -7,9 +7,10 @@
 //! message only when its text is new for the file.
 
 use super::declare::declare_rules;
+use super::text::TextScan;
 use crate::core::Rule;
 use crate::core::{Diagnostic, Span};
-use crate::pack::Pack;
+use crate::pack::{Pack, PackFile};
 use std::sync::LazyLock;
 
 declare_rules! {
@@ -115,8 +116,13 @@ pub struct Finding<'a> {
 /// and shell text are matched with every invisible and ignorable character removed (so a soft
 /// hyphen cannot split "ignore all previous instructions"), located and quoted as written.
 pub fn scan(bytes: &[u8]) -> Vec<Finding<'_>> {
+    scan_stripped(bytes, strip_hidden(bytes))
+}
+
+/// [`scan`], given the text with its hidden characters removed and each kept byte's offset
+/// (`None`: there is none to remove), as [`strip_hidden`] or [`strip_spans`] make it.
+pub fn scan_stripped(bytes: &[u8], stripped: Option<(Vec<u8>, Vec<usize>)>) -> Vec<Finding<'_>> {
     let mut found: Vec<Finding<'_>> = Vec::new();
-    let stripped = strip_hidden(bytes);
     let (haystack, map) = match &stripped {
         Some((text, map)) => (text.as_slice(), Some(map.as_slice())),
         None => (bytes, None),
@@ -205,6 +211,31 @@ pub fn strip_hidden(bytes: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
     Some((text, map))
 }
 
+/// The text without the bytes of `spans` (sorted, not overlapping: the hidden runs the text
+/// walk found), and for each byte kept its offset in the text as written; `None` when there is
+/// none. The same as [`strip_hidden`] for a text that is UTF-8, without looking at its bytes
+/// again.
+pub fn strip_spans(bytes: &[u8], spans: &[Span]) -> Option<(Vec<u8>, Vec<usize>)> {
+    if spans.is_empty() {
+        return None;
+    }
+    let (mut text, mut map) = (
+        Vec::with_capacity(bytes.len()),
+        Vec::with_capacity(bytes.len()),
+    );
+    let mut at = 0;
+    for s in spans
+        .iter()
+        .chain(std::iter::once(&Span::new(bytes.len(), bytes.len())))
+    {
+        let end = s.start.clamp(at, bytes.len());
+        text.extend_from_slice(&bytes[at..end]);
+        map.extend(at..end);
+        at = s.end.clamp(end, bytes.len());
+    }
+    Some((text, map))
+}
+
 /// `[A-Za-z0-9+/=]` as a table.
 static ENCODED: [bool; 256] = {
     let mut t = [false; 256];
@@ -263,27 +294,41 @@ pub fn url_applies_to(path: &str) -> bool {
     !(path == "README.md" || (!path.contains('/') && path.starts_with("LICENSE")))
 }
 
+/// The content rules alone over every file (`check` runs them in [`super::scan`], with the
+/// other byte scans).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        let all = applies_to(&f.path);
-        // Under tests/ only URLs count: a file without `://` (most transcripts) costs one
-        // byte search, not the whole scan.
-        let url_only = url_applies_to(&f.path) && memchr::memmem::find(&f.bytes, b"://").is_some();
-        if !all && !url_only {
+        check_file(f, None, out);
+    }
+}
+
+/// The content findings of one file. `text` is the text walk over its bytes when the file was
+/// read whole: the characters matching leaves out are the hidden runs it found, so the bytes
+/// are not looked at a second time for them.
+pub fn check_file(f: &PackFile, text: Option<&TextScan>, out: &mut Vec<Diagnostic>) {
+    let all = applies_to(&f.path);
+    // Under tests/ only URLs count: a file without `://` (most transcripts) costs one byte
+    // search, not the whole scan.
+    let url_only = url_applies_to(&f.path) && memchr::memmem::find(&f.bytes, b"://").is_some();
+    if !all && !url_only {
+        return;
+    }
+    let stripped = match text {
+        Some(t) if t.not_utf8.is_none() => strip_spans(&f.bytes, &t.hidden_spans()),
+        // Bytes that are not UTF-8, or a cut file: the content rules find their own.
+        _ => strip_hidden(&f.bytes),
+    };
+    // The bytes read: a file over its size limit is scanned as far as it was read.
+    for finding in scan_stripped(&f.bytes, stripped) {
+        if !all && finding.rule != &URL_OUTSIDE_README {
             continue;
         }
-        // The bytes read: a file over its size limit is scanned as far as it was read.
-        for finding in scan(&f.bytes) {
-            if !all && finding.rule != &URL_OUTSIDE_README {
-                continue;
-            }
-            out.push(Diagnostic::key(
-                finding.rule,
-                &f.path,
-                finding.span,
-                message(&finding),
-            ));
-        }
+        out.push(Diagnostic::key(
+            finding.rule,
+            &f.path,
+            finding.span,
+            message(&finding),
+        ));
     }
 }
 

@@ -6,7 +6,7 @@
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Severity};
-use crate::pack::Pack;
+use crate::pack::{Pack, PackFile};
 
 declare_rules! {
     /// A file that secret redaction would change
@@ -38,25 +38,32 @@ pub fn kinds_text() -> String {
     out
 }
 
+/// The redaction rule alone over every file (`check` runs it in [`super::scan`], with the other
+/// byte scans).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
-        if !f.complete {
-            continue;
-        }
-        if let Some(m) = crate::model::redact::first_match_bytes(&f.bytes) {
-            let d = Diagnostic::key(
-                &REDACTION,
-                &f.path,
-                m.span,
-                format!("redaction would change it ({})", m.kind),
-            );
-            out.push(if f.in_tests() {
-                d
-            } else {
-                d.with_severity(Severity::Warning)
-            });
-        }
+        check_file(f, out);
+    }
+}
+
+/// The redaction finding of one file, if any.
+pub fn check_file(f: &PackFile, out: &mut Vec<Diagnostic>) {
+    // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
+    if !f.complete {
+        return;
+    }
+    if let Some(m) = crate::model::redact::first_match_bytes(&f.bytes) {
+        let d = Diagnostic::key(
+            &REDACTION,
+            &f.path,
+            m.span,
+            format!("redaction would change it ({})", m.kind),
+        );
+        out.push(if f.in_tests() {
+            d
+        } else {
+            d.with_severity(Severity::Warning)
+        });
     }
 }
 

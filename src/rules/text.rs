@@ -150,8 +150,46 @@ impl Open {
 /// The maximal runs of invisible characters and, apart, of ignorable ones (a character of the
 /// other set, or a plain one, ends a run), in one pass.
 pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
-    let bytes = text.as_bytes();
+    let scan = scan_bytes(text.as_bytes());
+    (scan.invisible, scan.ignorable)
+}
+
+/// What one walk over a file's bytes finds: the runs of [`hidden_runs`] in its valid UTF-8
+/// prefix, and where that prefix ends when the file is not UTF-8.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct TextScan {
+    pub invisible: Vec<Run>,
+    pub ignorable: Vec<Run>,
+    /// The offset of the first byte that is not UTF-8.
+    pub not_utf8: Option<usize>,
+}
+
+impl TextScan {
+    /// Every hidden character's span (both sets), in order: what content matching leaves out.
+    pub fn hidden_spans(&self) -> Vec<Span> {
+        let mut spans: Vec<Span> = self
+            .invisible
+            .iter()
+            .chain(&self.ignorable)
+            .map(|r| r.span)
+            .collect();
+        spans.sort_by_key(|s| s.start);
+        spans
+    }
+}
+
+/// The character at the start of `bytes` when it is UTF-8 (`bytes` is not empty).
+fn decode(bytes: &[u8]) -> Option<char> {
+    let window = &bytes[..bytes.len().min(4)];
+    window.utf8_chunks().next()?.valid().chars().next()
+}
+
+/// One walk over the bytes: UTF-8 validity (the same first bad byte `std::str::from_utf8`
+/// reports) and the hidden runs of the valid prefix together. Plain ASCII is skipped eight
+/// bytes at a time; only other bytes are decoded.
+pub fn scan_bytes(bytes: &[u8]) -> TextScan {
     let (mut invisible, mut ignorable) = (Vec::new(), Vec::new());
+    let mut not_utf8 = None;
     let mut i = 0;
     let mut current: Option<Open> = None;
     while i < bytes.len() {
@@ -167,9 +205,11 @@ pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
         let b = bytes[i];
         let (c, len) = if b < 0x80 {
             (b as char, 1)
-        } else {
-            let c = text[i..].chars().next().unwrap_or('\u{FFFD}');
+        } else if let Some(c) = decode(&bytes[i..]) {
             (c, c.len_utf8())
+        } else {
+            not_utf8 = Some(i);
+            break;
         };
         let k = class(b, c);
         if current.as_ref().is_some_and(|o| o.class != k)
@@ -207,9 +247,13 @@ pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
         } else {
             &mut ignorable
         };
-        dst.push(o.close(bytes.len()));
+        dst.push(o.close(not_utf8.unwrap_or(bytes.len())));
     }
-    (invisible, ignorable)
+    TextScan {
+        invisible,
+        ignorable,
+        not_utf8,
+    }
 }
 
 /// Whether all eight bytes are printable ASCII (0x20..=0x7E): no byte at or over 0x80, none
@@ -244,59 +288,55 @@ fn make_run(
     }
 }
 
+/// The text rules over every file read whole (`check` runs them in [`super::scan`], where the
+/// content rules reuse the same walk over the bytes).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
-        if !f.complete {
-            continue;
-        }
-        let (valid, bad) = match std::str::from_utf8(&f.bytes) {
-            Ok(s) => (s, None),
-            Err(e) => {
-                let upto = e.valid_up_to();
-                // SAFETY of the slice: from_utf8 guarantees the prefix is valid.
-                (
-                    std::str::from_utf8(&f.bytes[..upto]).unwrap_or(""),
-                    Some(upto),
-                )
-            }
-        };
-        let (invisible, ignorable) = hidden_runs(valid);
-        for run in invisible {
-            out.push(Diagnostic::at(
-                &INVISIBLE_CHARACTER,
-                &f.path,
-                run.span,
-                run.message(),
-            ));
-        }
-        for run in ignorable {
-            out.push(Diagnostic::at(
-                &IGNORABLE_CHARACTER,
-                &f.path,
-                run.span,
-                ignorable_message(&run),
-            ));
-        }
-        escaped(&f.path, valid, out);
-        if let Some(at) = bad {
-            out.push(Diagnostic::at(
-                &NOT_UTF8,
-                &f.path,
-                Span::new(at, at + 1),
-                "not UTF-8",
-            ));
-        }
+    for f in pack.files.iter().filter(|f| f.complete) {
+        report(&f.path, &f.bytes, &scan_bytes(&f.bytes), out);
+    }
+}
+
+/// The text family's findings in one file: `scan` is [`scan_bytes`] of its `bytes`.
+pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnostic>) {
+    for run in &scan.invisible {
+        out.push(Diagnostic::at(
+            &INVISIBLE_CHARACTER,
+            path,
+            run.span,
+            run.message(),
+        ));
+    }
+    for run in &scan.ignorable {
+        out.push(Diagnostic::at(
+            &IGNORABLE_CHARACTER,
+            path,
+            run.span,
+            ignorable_message(run),
+        ));
+    }
+    // The walk stopped at the first byte that is not UTF-8: what comes before it is text.
+    escaped(path, &bytes[..scan.not_utf8.unwrap_or(bytes.len())], out);
+    if let Some(at) = scan.not_utf8 {
+        out.push(Diagnostic::at(
+            &NOT_UTF8,
+            path,
+            Span::new(at, at + 1),
+            "not UTF-8",
+        ));
     }
 }
 
 /// Escapes that decode to hidden characters, in the files hippo installs (`model::escapes`).
-fn escaped(path: &str, text: &str, out: &mut Vec<Diagnostic>) {
+fn escaped(path: &str, valid: &[u8], out: &mut Vec<Diagnostic>) {
     let Some(toml) = crate::model::escapes::dialect_of(path) else {
         return;
     };
-    if !text.contains('\\') {
+    if memchr::memchr(b'\\', valid).is_none() {
         return;
     }
+    let Ok(text) = std::str::from_utf8(valid) else {
+        return;
+    };
     let escapes = if toml {
         crate::model::escapes::toml_escapes(text)
     } else {

@@ -1,0 +1,32 @@
+//! The byte scans of `check`, file by file: the text family (UTF-8, invisible and ignorable
+//! characters, escapes), the content warnings and redaction, run over each file while it is in
+//! cache.
+//!
+//! One walk over a file's bytes ([`text::scan_bytes`]) validates UTF-8 and finds every hidden
+//! character. The content rules reuse what it found: the characters their matching leaves out
+//! are the runs the walk reported, so a file with none (the usual case) is searched as it is,
+//! and one with some is copied without them, without a second look at each byte. The content
+//! regex then searches the file once, the encoded-run search reads about one byte in a hundred,
+//! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
+//! keep their own rules and messages; only the reading is shared (docs/performance.md).
+
+use super::{content, redaction, text};
+use crate::core::Diagnostic;
+use crate::pack::Pack;
+
+/// Runs the text, content and redaction rules over every file of the pack.
+pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    for f in &pack.files {
+        // A file cut at its size limit is not judged by the text rules (its end is missing),
+        // but the content rules scan what was read.
+        let scan = f.complete.then(|| text::scan_bytes(&f.bytes));
+        if let Some(scan) = &scan {
+            text::report(&f.path, &f.bytes, scan, out);
+        }
+        content::check_file(f, scan.as_ref(), out);
+        redaction::check_file(f, out);
+    }
+}
+
+#[cfg(test)]
+mod tests;
