@@ -15,33 +15,37 @@
 
 use std::cell::OnceCell;
 
-use super::render::{self, CallData, defang};
+use super::render::{self, defang};
 use super::session::{Call, Pass, Session};
-use crate::model::prompt::placeholders;
+use crate::model::prompt::{Placeholder, placeholders};
 use crate::model::transcript::Role;
 
 /// The inputs a template can read, in the order [`Template::uses`] counts them.
 const INPUTS: [&str; 4] = ["sessions", "notes", "turns", "human_confirmed"];
 
-/// What a pass's template costs: its length with every input empty, and how many times each
-/// input's placeholder appears (placeholders of inputs not in `reads` stay as text).
-pub(super) struct Template {
+/// What a pass's template costs: its placeholders (found once), its length with every input
+/// empty, and how many times each input's placeholder appears (placeholders of inputs not in
+/// `reads` stay as text).
+pub(super) struct Template<'a> {
+    holes: Vec<Placeholder<'a>>,
     base: usize,
     uses: [usize; 4],
 }
 
-impl Template {
-    pub(super) fn new(pass: &Pass) -> Template {
+impl<'a> Template<'a> {
+    pub(super) fn new(pass: &'a Pass) -> Template<'a> {
+        let holes = placeholders(&pass.prompt);
         let mut uses = [0; 4];
-        for p in placeholders(&pass.prompt) {
+        for p in &holes {
             if pass.reads.iter().any(|r| r == p.name)
                 && let Some(i) = INPUTS.iter().position(|n| *n == p.name)
             {
                 uses[i] += 1;
             }
         }
-        let base = render::prompt(&pass.prompt, &pass.reads, &CallData::default()).len();
-        Template { base, uses }
+        let empty = |_: &str| String::new();
+        let base = render::prompt_with(&pass.prompt, &holes, &pass.reads, &empty, true).len();
+        Template { holes, base, uses }
     }
 }
 
@@ -142,7 +146,7 @@ impl<'a> Draft<'a> {
     }
 
     /// The prompt's length with the `keep` newest turns.
-    pub(super) fn len(&self, tpl: &Template, keep: usize) -> usize {
+    pub(super) fn len(&self, tpl: &Template<'_>, keep: usize) -> usize {
         let kept = self.kept(keep);
         let (mut turns, mut n_turns, mut human, mut n_human) = (0, 0, 0, 0);
         for (t, _) in self.turns.iter().zip(&kept).filter(|(_, k)| **k) {
@@ -161,7 +165,7 @@ impl<'a> Draft<'a> {
 
     /// The most turns that fit `budget` bytes (all of them when they do), or `None` when even
     /// none fits.
-    pub(super) fn keep_within(&self, tpl: &Template, budget: u64) -> Option<usize> {
+    pub(super) fn keep_within(&self, tpl: &Template<'_>, budget: u64) -> Option<usize> {
         let fits = |keep| self.len(tpl, keep) as u64 <= budget;
         let total = self.turns.len();
         if fits(total) {
@@ -179,7 +183,7 @@ impl<'a> Draft<'a> {
     }
 
     /// The prompt with the `keep` newest turns, assembled once.
-    pub(super) fn render(&self, pass: &Pass, keep: usize) -> String {
+    pub(super) fn render(&self, pass: &Pass, tpl: &Template<'_>, keep: usize) -> String {
         let kept = self.kept(keep);
         let turns = || {
             self.turns
@@ -199,7 +203,7 @@ impl<'a> Draft<'a> {
                 .join("\n"),
             _ => String::new(),
         };
-        render::prompt_with(&pass.prompt, &pass.reads, &data, true)
+        render::prompt_with(&pass.prompt, &tpl.holes, &pass.reads, &data, true)
     }
 }
 
@@ -207,7 +211,7 @@ impl<'a> Draft<'a> {
 /// session at a time: each session adds its line, its turns and the candidate notes no
 /// earlier session of the chunk declared.
 pub(super) struct Growing<'a> {
-    tpl: &'a Template,
+    tpl: &'a Template<'a>,
     cands: &'a [String],
     /// Each candidate's place in `cands`, and whether the chunk holds it yet.
     index: std::collections::HashMap<&'a str, usize>,
@@ -217,7 +221,7 @@ pub(super) struct Growing<'a> {
 }
 
 impl<'a> Growing<'a> {
-    pub(super) fn new(tpl: &'a Template, cands: &'a [String]) -> Growing<'a> {
+    pub(super) fn new(tpl: &'a Template<'a>, cands: &'a [String]) -> Growing<'a> {
         Growing {
             tpl,
             cands,

@@ -143,7 +143,11 @@ fn every_length_and_rendering_matches_the_whole_prompt() {
                 let draft = Draft::new(&call, &sessions, &lines, &mut text);
                 for keep in 0..=7 {
                     let want = whole(&p, &call, &sessions, &notes, keep);
-                    assert_eq!(draft.render(&p, keep), want, "{template:?} keep {keep}");
+                    assert_eq!(
+                        draft.render(&p, &tpl, keep),
+                        want,
+                        "{template:?} keep {keep}"
+                    );
                     assert_eq!(
                         draft.len(&tpl, keep),
                         want.len(),

@@ -220,7 +220,7 @@ struct Calls<'a> {
     notes: &'a mut dyn Notes,
     model: &'a dyn model::Model,
     reviewer: &'a dyn model::Model,
-    tpl: &'a Template,
+    tpl: &'a Template<'a>,
     lines: &'a TurnLines,
     /// The new lines proposed by earlier calls (a later call may not propose one again).
     proposed: Vec<String>,
@@ -271,7 +271,7 @@ impl Calls<'_> {
         let mut text = |id: &str| notes.read(id).unwrap_or_default();
         let draft = Draft::new(call, self.sessions, self.lines, &mut text);
         let keep = draft.keep_within(self.tpl, self.pass.input_budget_bytes)?;
-        Some(draft.render(self.pass, keep))
+        Some(draft.render(self.pass, self.tpl, keep))
     }
 
     /// The reply's valid proposals; each invalid element (or a reply that is not a list) is a

@@ -3,7 +3,9 @@
 //! before it, so data can never close its own block.
 
 use super::session::Session;
-use crate::model::prompt::{CLOSING_INSTRUCTION, ends_with_closing_instruction, placeholders};
+use crate::model::prompt::{
+    CLOSING_INSTRUCTION, Placeholder, ends_with_closing_instruction, placeholders,
+};
 use crate::model::transcript::{Role, Turn};
 
 /// What one call sends.
@@ -39,7 +41,7 @@ fn breaks_line(c: char) -> bool {
 pub fn defang(data: &str) -> String {
     let mut out = String::new();
     let mut last = 0;
-    for (i, _) in data.match_indices("<<<") {
+    for i in memchr::memmem::find_iter(data.as_bytes(), b"<<<") {
         let at_start = data[..i].chars().next_back().is_none_or(breaks_line);
         if at_start {
             if out.is_empty() {
@@ -152,20 +154,22 @@ fn data(name: &str, call: &CallData<'_>) -> String {
 /// one scan (data never expands further), then the closing instruction after one blank line if
 /// the prompt does not end with it.
 pub fn prompt(template: &str, reads: &[String], call: &CallData<'_>) -> String {
-    prompt_with(template, reads, &|name| data(name, call), false)
+    let holes = placeholders(template);
+    prompt_with(template, &holes, reads, &|name| data(name, call), false)
 }
 
-/// [`prompt`] with each input's data given by `data`, defanged here unless `defanged` says it
-/// already is.
+/// [`prompt`] with the template's placeholders found already (`holes`, in order) and each
+/// input's data given by `data`, defanged here unless `defanged` says it already is.
 pub fn prompt_with(
     template: &str,
+    holes: &[Placeholder<'_>],
     reads: &[String],
     data: &dyn Fn(&str) -> String,
     defanged: bool,
 ) -> String {
     let mut out = String::with_capacity(template.len() + 1024);
     let mut at = 0;
-    for p in placeholders(template) {
+    for p in holes {
         if !reads.iter().any(|r| r == p.name) {
             continue;
         }
