@@ -90,16 +90,25 @@ pub enum Place {
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
 pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
     // Up to eight components on the stack (every allowed place has fewer: a path has at most
-    // six); a longer path is split into a list.
+    // six), split with a plain byte loop; a longer path is split into a list.
     let mut small = [""; 8];
-    let mut n = 0;
-    for part in path.split('/') {
+    let (mut n, mut start) = (0, 0);
+    for (i, b) in path
+        .bytes()
+        .enumerate()
+        .chain(std::iter::once((path.len(), b'/')))
+    {
+        if b != b'/' {
+            continue;
+        }
         if n == small.len() {
             let parts: Vec<&str> = path.split('/').collect();
             return place_parts(kind, &parts);
         }
-        small[n] = part;
+        // `/` is ASCII: both ends are character boundaries.
+        small[n] = path.get(start..i).unwrap_or("");
         n += 1;
+        start = i + 1;
     }
     place_parts(kind, &small[..n])
 }
@@ -222,6 +231,28 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn place_splits_as_str_split_does() {
+        for p in [
+            "",
+            "/",
+            "a//b",
+            "/passes/a.toml",
+            "passes/a.toml/",
+            "tests/c/notes/a/b/c/d/e/f/g/h.md",
+            "templates/1/2/3/4/5/6/7/8/9/x.md",
+            "passes/é.toml",
+            "tests/c/case.toml",
+        ] {
+            for kind in [Kind::Pass, Kind::Theme] {
+                let parts: Vec<&str> = p.split('/').collect();
+                assert_eq!(place(kind, p), place_parts(kind, &parts), "{p}");
+            }
+        }
+        // control: the long path is a template, found through the list
+        assert!(place(Kind::Pass, "templates/1/2/3/4/5/6/7/8/9/x.md").is_some());
+    }
 
     #[test]
     fn places_follow_the_page_layout() {

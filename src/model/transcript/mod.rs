@@ -135,6 +135,19 @@ impl Transcript {
     }
 }
 
+/// The text split at every line feed, as `str::split('\n')` splits it (a last empty piece
+/// included), found with a vector search.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    let mut start = 0;
+    ends.map(move |end| {
+        // A line feed is one byte of ASCII: both ends are character boundaries.
+        let line = text.get(start..end).unwrap_or("");
+        start = end + 1;
+        line
+    })
+}
+
 /// Parses one transcript. `path` is only kept for the caller.
 pub fn parse(path: &str, text: &str) -> Transcript {
     let mut reader = Reader {
@@ -145,7 +158,7 @@ pub fn parse(path: &str, text: &str) -> Transcript {
         codex_session: None,
     };
     let mut offset = 0;
-    for (i, raw) in text.split('\n').enumerate() {
+    for (i, raw) in lines(text).enumerate() {
         let at = At {
             line: i + 1,
             span: Span::new(offset, offset + raw.len()),
@@ -327,3 +340,17 @@ pub fn number_turns<'a>(transcripts: impl IntoIterator<Item = &'a Transcript>) -
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod lines_tests {
+    #[test]
+    fn lines_split_as_str_split_does() {
+        for text in ["", "a", "a\n", "\n\n", "a\nb\r\nc", "é\n€\n"] {
+            let ours: Vec<&str> = super::lines(text).collect();
+            let std: Vec<&str> = text.split('\n').collect();
+            assert_eq!(ours, std, "{text:?}");
+        }
+        // control: a split that dropped the last empty piece would differ
+        assert_ne!(super::lines("a\n").count(), "a\n".lines().count());
+    }
+}
