@@ -197,17 +197,15 @@ pub fn scan_bytes(bytes: &[u8]) -> TextScan {
     while i < bytes.len() {
         // Fast path: 32 plain ASCII bytes at a time (a loop the compiler turns into vector
         // instructions), outside a run. A block that holds anything else is read byte by byte.
-        if current.is_none() && i >= slow_until {
-            if let Some(block) = bytes
-                .get(i..i + BLOCK)
-                .and_then(|s| <&[u8; BLOCK]>::try_from(s).ok())
-            {
-                if plain_block(block) {
-                    i += BLOCK;
-                    continue;
-                }
-                slow_until = i + BLOCK;
+        if current.is_none()
+            && i >= slow_until
+            && let Some(block) = block_at(bytes, i)
+        {
+            if plain_block(block) {
+                i += BLOCK;
+                continue;
             }
+            slow_until = i + BLOCK;
         }
         let b = bytes[i];
         // A plain ASCII byte outside a run (a line break that stopped the fast path) changes
@@ -271,6 +269,11 @@ pub fn scan_bytes(bytes: &[u8]) -> TextScan {
 
 /// The fast path's block, in bytes.
 const BLOCK: usize = 32;
+
+/// The block of [`BLOCK`] bytes at `i`, when there are that many.
+fn block_at(bytes: &[u8], i: usize) -> Option<&[u8; BLOCK]> {
+    bytes.get(i..i + BLOCK)?.try_into().ok()
+}
 
 /// Whether every byte of the block is plain ASCII: printable (0x20..=0x7E), tab, line feed or
 /// carriage return. No early exit, so the loop is vectorized.
