@@ -29,6 +29,11 @@ pub struct Manifest {
 
 /// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.
 pub fn kind_of(bytes: &[u8]) -> Kind {
+    // Without the word `theme` written out, and without an escape that could spell it, no
+    // value can be "theme": the manifest need not be parsed for its kind.
+    if memchr::memmem::find(bytes, b"theme").is_none() && memchr::memchr(b'\\', bytes).is_none() {
+        return Kind::Pass;
+    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Kind::Pass;
     };
@@ -38,5 +43,20 @@ pub fn kind_of(bytes: &[u8]) -> Kind {
             _ => Kind::Pass,
         },
         Err(_) => Kind::Pass,
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    #[test]
+    fn kind_of_sees_theme_however_it_is_written() {
+        assert_eq!(kind_of(b"kind = \"theme\"\n"), Kind::Theme);
+        assert_eq!(kind_of(b"kind = \"\\u0074heme\"\n"), Kind::Theme);
+        assert_eq!(kind_of(b"\"\\u006Bind\" = \"theme\"\n"), Kind::Theme);
+        // control: no theme, no escape: a pass pack, without a parse
+        assert_eq!(kind_of(b"name = \"p\"\n"), Kind::Pass);
+        assert_eq!(kind_of(b"kind = \"pass\" # theme\n"), Kind::Pass);
     }
 }
