@@ -10,7 +10,7 @@ use super::declare::declare_rules;
 use super::text::TextScan;
 use crate::core::Rule;
 use crate::core::{Diagnostic, Span};
-use crate::pack::{Pack, PackFile};
+use crate::pack::PackFile;
 use std::sync::LazyLock;
 
 declare_rules! {
@@ -294,9 +294,10 @@ pub fn url_applies_to(path: &str) -> bool {
     !(path == "README.md" || (!path.contains('/') && path.starts_with("LICENSE")))
 }
 
-/// The content rules alone over every file (`check` runs them in [`super::scan`], with the
-/// other byte scans).
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+/// The content rules alone over every file: what the merged scan of [`super::scan`] is tested
+/// against.
+#[cfg(test)]
+pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
         check_file(f, None, out);
     }

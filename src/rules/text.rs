@@ -2,7 +2,6 @@
 
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
-use crate::pack::Pack;
 
 declare_rules! {
     /// A character a person cannot see but a model reads
@@ -94,6 +93,7 @@ fn escape_hidden(s: &str) -> String {
 
 /// Every maximal run of invisible characters in a text. Plain ASCII is skipped a byte at a time
 /// without decoding.
+#[cfg(test)]
 pub fn invisible_runs(text: &str) -> Vec<Run> {
     hidden_runs(text).0
 }
@@ -149,6 +149,7 @@ impl Open {
 
 /// The maximal runs of invisible characters and, apart, of ignorable ones (a character of the
 /// other set, or a plain one, ends a run), in one pass.
+#[cfg(test)]
 pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
     let scan = scan_bytes(text.as_bytes());
     (scan.invisible, scan.ignorable)
@@ -303,9 +304,10 @@ fn make_run(
     }
 }
 
-/// The text rules over every file read whole (`check` runs them in [`super::scan`], where the
-/// content rules reuse the same walk over the bytes).
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+/// The text rules alone over every file read whole: what the merged scan of [`super::scan`] is
+/// tested against.
+#[cfg(test)]
+pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files.iter().filter(|f| f.complete) {
         report(&f.path, &f.bytes, &scan_bytes(&f.bytes), out);
     }
