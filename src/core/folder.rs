@@ -61,16 +61,15 @@ impl Folder {
     pub fn write(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
         let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::TRUNC | OPEN;
         let fd = rustix::fs::openat(&self.fd, plain(rel)?, flags, Mode::RUSR | Mode::WUSR)?;
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            match rustix::io::write(&fd, rest) {
-                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-                Ok(n) => rest = rest.get(n..).unwrap_or_default(),
-                Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(())
+        write_all(&fd, bytes)
+    }
+
+    /// Adds `bytes` at the end of the existing file `rel` (not made when missing; a symbolic link
+    /// there is an error, never followed).
+    pub fn append(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+        let flags = OFlags::WRONLY | OFlags::APPEND | OPEN;
+        let fd = rustix::fs::openat(&self.fd, plain(rel)?, flags, Mode::empty())?;
+        write_all(&fd, bytes)
     }
 
     /// The text of the file `rel`, read whole: an open, the reads, a close (no size asked
@@ -151,6 +150,19 @@ impl Folder {
     }
 }
 
+fn write_all(fd: &OwnedFd, bytes: &[u8]) -> io::Result<()> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match rustix::io::write(fd, rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = rest.get(n..).unwrap_or_default(),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
 /// `rel` when it is a relative path of plain names (no empty, `.` or `..` component), so that
 /// what is reached through a folder stays in it; an error otherwise.
 fn plain(rel: &str) -> io::Result<&str> {
@@ -190,11 +202,17 @@ mod tests {
             "x",
             "emptied first"
         );
+        f.append("a/b.md", b"yz").unwrap();
+        assert_eq!(f.read_text("a/b.md", Some(3)).unwrap(), "xyz");
+        assert!(
+            f.append("a/new.md", b"x").is_err(),
+            "control: only an existing file"
+        );
         assert!(f.is_file("a/b.md") && !f.is_file("a") && !f.is_file("nope"));
         assert!(f.make_dir("a").is_err(), "an entry already there");
         let sub = f.open_dir("a").unwrap();
         assert_eq!(sub.path(), t.path().join("a"));
-        assert_eq!(sub.read_text("b.md", None).unwrap(), "x");
+        assert_eq!(sub.read_text("b.md", None).unwrap(), "xyz");
         assert!(f.remove_dir("a").is_err(), "control: not empty");
         f.remove_file("a/b.md").unwrap();
         f.remove_dir("a").unwrap();
@@ -235,6 +253,7 @@ mod tests {
         std::os::unix::fs::symlink(&victim, t.path().join("link")).unwrap();
         std::os::unix::fs::symlink(elsewhere.path(), t.path().join("dir")).unwrap();
         assert!(f.write("link", b"x").is_err());
+        assert!(f.append("link", b"x").is_err());
         assert!(f.read_text("link", None).is_err());
         assert!(!f.is_file("link"));
         assert!(f.open_dir("dir").is_err());

@@ -110,9 +110,21 @@ impl Notes for DirNotes<'_> {
     }
     fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
         let rel = Self::rel(id).ok_or_else(|| format!("{id} is not a note path"))?;
-        self.dir
-            .write(rel, text.as_bytes())
-            .map_err(|e| format!("cannot write {id}: {e}"))?;
+        // The kept text is the file's (read from it, or written to it, here): a text that only
+        // adds to it (a confirmed append) is written as what it adds, so the file is not
+        // emptied and filled again.
+        let added = match self.read.get(id) {
+            Some(Some(old)) if text.len() > old.len() && text.starts_with(old.as_str()) => {
+                text.get(old.len()..)
+            }
+            _ => None,
+        };
+        let appended = added.is_some_and(|added| self.dir.append(rel, added.as_bytes()).is_ok());
+        if !appended {
+            self.dir
+                .write(rel, text.as_bytes())
+                .map_err(|e| format!("cannot write {id}: {e}"))?;
+        }
         self.read.insert(id.to_string(), Some(text.to_string()));
         if let Some(known) = &mut self.known {
             known.insert(id.to_string(), text.len());
@@ -228,10 +240,24 @@ mod tests {
         assert_eq!(n.read("notes/a.md").as_deref(), Some("one"));
         n.write("notes/a.md", "two").unwrap();
         assert_eq!(n.read("notes/a.md").as_deref(), Some("two"));
+        let on_disk = || std::fs::read_to_string(tmp.path().join("notes/a.md")).unwrap();
+        assert_eq!(on_disk(), "two", "control: a write reaches the file");
+        n.write("notes/a.md", "two\nthree\n").unwrap();
+        assert_eq!(on_disk(), "two\nthree\n", "an append adds to the file");
+        n.write("notes/a.md", "tw").unwrap();
+        assert_eq!(on_disk(), "tw", "a shorter text replaces it");
+        n.write("notes/a.md", "TW and more").unwrap();
         assert_eq!(
-            std::fs::read_to_string(tmp.path().join("notes/a.md")).unwrap(),
-            "two",
-            "control: a write reaches the file"
+            on_disk(),
+            "TW and more",
+            "so does a longer text that is no append"
+        );
+        std::fs::remove_file(tmp.path().join("notes/a.md")).unwrap();
+        n.write("notes/a.md", "TW and more, again").unwrap();
+        assert_eq!(
+            on_disk(),
+            "TW and more, again",
+            "a file gone is written whole"
         );
     }
 
