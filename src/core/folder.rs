@@ -135,6 +135,55 @@ impl Folder {
         )?)
     }
 
+    /// Renames the entry `from` of this folder to `to`, never replacing an entry already at
+    /// `to`.
+    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        let flags = rustix::fs::RenameFlags::NOREPLACE;
+        Ok(rustix::fs::renameat_with(
+            &self.fd,
+            plain(from)?,
+            &self.fd,
+            plain(to)?,
+            flags,
+        )?)
+    }
+
+    /// Whether every entry of the folder is one `expected` accepts (by its name), read through
+    /// the open descriptor from the start of the folder.
+    pub fn holds_only(&self, expected: impl Fn(&[u8]) -> bool) -> io::Result<bool> {
+        let mut only = true;
+        self.each_name(|name| {
+            only &= matches!(name, b"." | b"..") || expected(name);
+            only
+        })?;
+        Ok(only)
+    }
+
+    /// Calls `f` with each entry's name (`.` and `..` too) until it returns false: the listing
+    /// system call on the descriptor itself, from its start.
+    #[cfg(target_os = "linux")]
+    fn each_name(&self, mut f: impl FnMut(&[u8]) -> bool) -> io::Result<()> {
+        rustix::fs::seek(&self.fd, rustix::fs::SeekFrom::Start(0))?;
+        let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 2048];
+        let mut dir = rustix::fs::RawDir::new(&self.fd, &mut buf);
+        while let Some(e) = dir.next() {
+            if !f(e?.file_name().to_bytes()) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn each_name(&self, mut f: impl FnMut(&[u8]) -> bool) -> io::Result<()> {
+        for e in rustix::fs::Dir::read_from(&self.fd)? {
+            if !f(e?.file_name().to_bytes()) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// Removes everything in the folder, keeping the folder (and this descriptor): links and
     /// files are removed, folders removed whole without following a link.
     pub fn empty(&self) -> io::Result<()> {
@@ -268,6 +317,50 @@ mod tests {
         // Control: a plain write through the folder's path follows the link.
         std::fs::write(t.path().join("dir/victim"), "overwritten").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "overwritten");
+    }
+
+    #[test]
+    fn holds_only_lists_through_the_descriptor_each_time() {
+        let (t, f) = folder();
+        let only_a = |n: &[u8]| n == b"a";
+        assert!(f.holds_only(only_a).unwrap(), "empty");
+        f.make_dir("a").unwrap();
+        assert!(f.holds_only(only_a).unwrap());
+        assert!(f.holds_only(only_a).unwrap(), "again, from the start");
+        std::fs::write(t.path().join("stray"), "").unwrap();
+        assert!(!f.holds_only(only_a).unwrap(), "control: a stray file");
+        std::fs::remove_file(t.path().join("stray")).unwrap();
+        let many: Vec<String> = (0..200).map(|i| format!("{i:0>40}")).collect();
+        for n in &many {
+            f.make_dir(n).unwrap();
+        }
+        let known = |n: &[u8]| n == b"a" || many.iter().any(|m| m.as_bytes() == n);
+        assert!(
+            f.holds_only(known).unwrap(),
+            "more names than one read holds"
+        );
+        assert!(!f.holds_only(only_a).unwrap());
+    }
+
+    #[test]
+    fn rename_never_replaces() {
+        let (t, f) = folder();
+        f.make_dir("a").unwrap();
+        f.write("a/x", b"x").unwrap();
+        let a = f.open_dir("a").unwrap();
+        f.rename("a", "b").unwrap();
+        assert_eq!(
+            a.read_text("x", None).unwrap(),
+            "x",
+            "the descriptor follows"
+        );
+        assert!(t.path().join("b/x").is_file());
+        f.make_dir("c").unwrap();
+        assert!(
+            f.rename("b", "c").is_err(),
+            "control: an empty folder there stays"
+        );
+        assert!(t.path().join("b/x").is_file() && t.path().join("c").is_dir());
     }
 
     #[test]
