@@ -341,13 +341,28 @@ fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstR
     }))
 }
 
-/// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open file. The flag says whether the whole
-/// file fit.
+/// Reads at most `ONE_FILE_LIMIT + 1` bytes of an open regular file of `size` bytes (by its
+/// `fstat`). The flag says whether the whole file fit.
+///
+/// The first read asks for one byte more than `size`: a read of a regular file returns fewer
+/// bytes than asked only at the end of the file (POSIX `read`), so a file that did not change
+/// costs one read instead of a second one that returns nothing. A file that grew since its
+/// `fstat` fills that read and is read on, to the limit.
 fn read_bounded(fd: OwnedFd, size: u64) -> std::io::Result<(Vec<u8>, bool)> {
-    let mut bytes = Vec::with_capacity(size.min(ONE_FILE_LIMIT + 1) as usize);
-    std::fs::File::from(fd)
-        .take(ONE_FILE_LIMIT + 1)
-        .read_to_end(&mut bytes)?;
+    let want = size.min(ONE_FILE_LIMIT) as usize + 1;
+    let mut bytes = vec![0u8; want];
+    let mut file = std::fs::File::from(fd);
+    let n = loop {
+        match file.read(&mut bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r?,
+        }
+    };
+    bytes.truncate(n);
+    if n == want {
+        file.take(ONE_FILE_LIMIT + 1 - n as u64)
+            .read_to_end(&mut bytes)?;
+    }
     let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
     Ok((bytes, complete))
 }

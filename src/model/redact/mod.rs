@@ -4,13 +4,14 @@
 //! one (the `redaction` rule only needs to know whether, and where first, a file would change).
 //! Kinds carry the names gitleaks gives its rules where it has one; docs/redaction.md lists them.
 //!
-//! Cost: one pass of an Aho-Corasick automaton over the text finds the few anchors a secret can
-//! start with (or, for `generic-api-key`, the key names it is assigned to); only at an anchor
-//! does the matching detector look at a small window of bytes around it. A text with no anchor
+//! Cost: one pass of the anchor search (`finder.rs`) over the text finds the few anchors a
+//! secret can start with (or, for `generic-api-key`, the key names it is assigned to); only at
+//! an anchor does the matching detector look at a small window of bytes around it. A text with no anchor
 //! costs that one scan. Every detector works on ASCII bytes and bounds how far it looks, so any
 //! input, valid UTF-8 or not, is scanned in linear time.
 
 mod context;
+mod finder;
 mod generic;
 mod keys;
 mod scan;

@@ -1,13 +1,12 @@
-//! The one-pass scan: every anchor of [`TABLE`] (in its spellings) in one Aho-Corasick
-//! automaton; each hit runs the rows that anchor belongs to, which look at a bounded window of
+//! The one-pass scan: every anchor of [`TABLE`] (in its spellings) in one [`Finder`]; each hit runs the rows that anchor belongs to, which look at a bounded window of
 //! bytes around it and return a span that starts at or after the anchor (which lets [`scan`]
 //! stop early for the first match).
 
+use super::finder::Finder;
 use super::shape::boundary_before;
 use super::table::{Detector, Shape, TABLE};
 use super::verify::{fnv1a, passes};
 use crate::core::Span;
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 use std::sync::{LazyLock, OnceLock};
 
@@ -20,9 +19,9 @@ pub struct Match {
     pub span: Span,
 }
 
-/// The automaton's patterns: every spelling of every anchor, each once, with the rows to try
+/// The finder's patterns: every spelling of every anchor, each once, with the rows to try
 /// where it is found (the rows of every anchor that is a prefix of it or that it is a prefix
-/// of, since the automaton reports one pattern per position).
+/// of, since the finder reports one pattern per position).
 struct Anchors {
     patterns: Vec<String>,
     rows: Vec<Vec<usize>>,
@@ -80,14 +79,11 @@ static ANCHORS: LazyLock<Anchors> = LazyLock::new(|| {
     Anchors { patterns, rows }
 });
 
-/// Case-sensitive and leftmost-first, so that the automaton can use its SIMD prefilter. Matches
-/// do not overlap: an anchor that starts inside another's match follows a word byte, so it could
-/// not start a token, and the rows of anchors that share a start are tried together.
-static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasickBuilder::new()
-        .match_kind(MatchKind::LeftmostFirst)
-        .build(ANCHORS.patterns.iter().map(|a| a.as_bytes()))
-        .expect("the anchors are a valid automaton")
+/// Leftmost-first: matches do not overlap, and an anchor that starts inside another's match
+/// follows a word byte, so it could not start a token; the rows of anchors that share a start
+/// are tried together.
+static FINDER: LazyLock<Finder> = LazyLock::new(|| {
+    Finder::new(&ANCHORS.patterns).expect("the anchors fit a finder (a test holds them to it)")
 });
 
 /// Each token row's pattern, anchored at the token's start, compiled the first time one of the
@@ -107,9 +103,9 @@ fn pattern(row: usize) -> Option<&'static Regex> {
         .as_ref()
 }
 
-/// The rows compiled (the automaton and every pattern); a benchmark calls it before timing.
+/// The rows compiled (the finder and every pattern); a benchmark calls it before timing.
 pub fn warm() {
-    LazyLock::force(&AUTOMATON);
+    LazyLock::force(&FINDER);
     LazyLock::force(&FORMS);
     for row in 0..TABLE.len() {
         pattern(row);
@@ -123,14 +119,14 @@ pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
     let key = |m: &Match, row: usize| (m.span.start, row, usize::MAX - m.span.end);
     let mut found: Vec<(Match, usize)> = Vec::new();
     let mut best: Option<(Match, usize)> = None;
-    for hit in AUTOMATON.find_iter(hay) {
+    for (pattern, start) in FINDER.find_iter(hay) {
         // Hits come in order; a match starts at or after its hit (or, for a row with `back`, at
         // at most 32 bytes before), so no later hit can come before the best match so far.
-        if best.is_some_and(|(b, _)| hit.start() > b.span.start + 32) {
+        if best.is_some_and(|(b, _)| start > b.span.start + 32) {
             break;
         }
-        for &row in &ANCHORS.rows[hit.pattern().as_usize()] {
-            let Some(m) = detect(row, hay, hit.start()) else {
+        for &row in &ANCHORS.rows[pattern] {
+            let Some(m) = detect(row, hay, start) else {
                 continue;
             };
             if first_only {
@@ -218,12 +214,14 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
 mod tests {
     use super::*;
 
-    /// The automaton keeps its SIMD prefilter (Teddy) only up to 64 patterns, and every anchor
-    /// is at least 3 bytes long so the prefilter's fingerprints stay rare in ordinary text.
+    /// Every anchor fits the finder (at most [`Finder::MAX`] of them), and every anchor is at
+    /// least 3 bytes long, so that the finder's candidates (the anchors' first three bytes)
+    /// stay rare in ordinary text.
     #[test]
-    fn the_anchors_fit_the_prefilter() {
+    fn the_anchors_fit_the_finder() {
         let n = ANCHORS.patterns.len();
-        assert!(n <= 64, "{n} patterns: {:?}", ANCHORS.patterns);
+        assert!(n <= Finder::MAX, "{n} patterns: {:?}", ANCHORS.patterns);
+        assert!(Finder::new(&ANCHORS.patterns).is_ok());
         let short: Vec<&String> = ANCHORS.patterns.iter().filter(|p| p.len() < 3).collect();
         assert!(short.is_empty(), "{short:?}");
         // control: every row with anchors can be reached through one of them
@@ -231,5 +229,45 @@ mod tests {
             let reached = ANCHORS.rows.iter().any(|r| r.contains(&row));
             assert_eq!(reached, !d.anchors.is_empty(), "{}", d.id);
         }
+    }
+
+    /// The finder over the real anchors reports what Aho-Corasick's leftmost-first search
+    /// reports, over every anchor whole and cut, run together and apart, and over the
+    /// example packs' files.
+    #[test]
+    fn the_finder_over_the_anchors_is_aho_corasick_leftmost_first() {
+        use aho_corasick::{AhoCorasickBuilder, MatchKind};
+        let reference = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&ANCHORS.patterns)
+            .expect("a valid automaton");
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for sep in [&b""[..], b" ", b"_"] {
+            let mut hay = Vec::new();
+            for p in &ANCHORS.patterns {
+                for cut in 1..=p.len() {
+                    hay.extend_from_slice(&p.as_bytes()[..cut]);
+                    hay.extend_from_slice(sep);
+                }
+            }
+            texts.push(hay);
+        }
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/packs");
+        for entry in walkdir::WalkDir::new(examples).into_iter().flatten() {
+            if entry.file_type().is_file() {
+                texts.push(std::fs::read(entry.path()).expect("a readable example"));
+            }
+        }
+        let mut hits = 0;
+        for hay in &texts {
+            let want: Vec<(usize, usize)> = reference
+                .find_iter(hay)
+                .map(|m| (m.pattern().as_usize(), m.start()))
+                .collect();
+            assert_eq!(FINDER.find_iter(hay).collect::<Vec<_>>(), want);
+            hits += want.len();
+        }
+        // control: the texts do hold anchors, so an empty finder would not pass
+        assert!(hits > 100, "{hits}");
     }
 }

@@ -1,5 +1,5 @@
 //! The detector table: one row per kind of secret, as data. [`super::scan`] compiles every
-//! row's anchors into one Aho-Corasick automaton, so a row costs nothing per byte scanned; only
+//! row's anchors into one anchor search, so a row costs nothing per byte scanned; only
 //! where one of its anchors occurs does the row look at the bytes around it.
 //!
 //! A row is either a token shape (a pattern matched where its anchor starts, the byte class
@@ -139,7 +139,7 @@ const fn scanner(
 /// tells them apart.
 const SLACK: &[&str] = &["xox"];
 /// The rows with no anchor of their own: shapes too short or too common to search for (`SK`,
-/// `Q~`) or too rare to spend one of the automaton's patterns on. They name the kind of a
+/// `Q~`) or too rare to spend one of the finder's patterns on. They name the kind of a
 /// secret-named assignment whose value has their shape (`TWILIO_API_KEY=SK...`).
 const NAMED_ONLY: &[&str] = &[];
 

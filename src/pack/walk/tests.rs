@@ -1,5 +1,5 @@
-//! The walk's own tests: order, the first file of a folder not entered, and entries that
-//! change between the look and the open.
+//! The walk's own tests: order, the first file of a folder not entered, entries that
+//! change between the look and the open, and reads of files whose size changed.
 
 use super::*;
 
@@ -109,4 +109,49 @@ fn entries_come_in_byte_order_depth_first_with_their_first_file() {
     );
     assert_eq!(pack.file("prompts/a.md").unwrap().bytes, b"a");
     assert!(pack.file("junk/deep/x.md").is_none(), "control: never read");
+}
+
+/// The file's bytes, read as `read_bounded` reads a file `fstat` said has `size` bytes.
+fn read_as_if(bytes: &[u8], size: u64) -> (Vec<u8>, bool) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("f");
+    std::fs::write(&path, bytes).expect("written");
+    let fd = OwnedFd::from(std::fs::File::open(&path).expect("opened"));
+    read_bounded(fd, size).expect("read")
+}
+
+#[test]
+fn a_file_is_read_whole_whatever_its_size_said() {
+    let limit = ONE_FILE_LIMIT as usize;
+    let body: Vec<u8> = (0..limit + 10).map(|i| (i % 251) as u8).collect();
+    for len in [0, 1, 7, 4096, limit - 1, limit] {
+        let want = (body[..len].to_vec(), true);
+        // as fstat said; grown since (fstat said less); shrunk since (fstat said more)
+        for size in [len as u64, len.saturating_sub(3) as u64, 0, len as u64 + 5] {
+            assert_eq!(
+                read_as_if(&body[..len], size),
+                want,
+                "len {len} size {size}"
+            );
+        }
+    }
+    // over the limit: the limit and one byte more, and the flag says it did not fit
+    for size in [limit as u64 + 10, 10, limit as u64] {
+        let (bytes, complete) = read_as_if(&body, size);
+        assert_eq!(
+            (bytes.as_slice(), complete),
+            (&body[..limit + 1], false),
+            "size {size}"
+        );
+    }
+}
+
+/// Control: a read that trusted the size `fstat` gave would lose a grown file's tail, and the
+/// comparison above tells the two apart.
+#[test]
+fn control_a_read_of_only_the_stated_size_loses_a_grown_tail() {
+    let stated_only = |bytes: &[u8], size: usize| bytes[..size.min(bytes.len())].to_vec();
+    let (read, complete) = read_as_if(b"0123456789", 4);
+    assert_eq!((read.as_slice(), complete), (&b"0123456789"[..], true));
+    assert_ne!(stated_only(b"0123456789", 4), read);
 }
