@@ -2,12 +2,14 @@
 //!
 //! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
 //! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets, and the
-//! output hygiene of [`escape`], the report writer of [`fsx`] that never follows a link, and
-//! how the reports name a folder ([`paths`]).
+//! output hygiene of [`escape`], the report writer of [`fsx`] that never follows a link, the open
+//! [`folder`] that `test`'s temporary files are reached through, and how the reports name a
+//! folder ([`paths`]).
 
 mod diagnostic;
 pub mod escape;
 pub mod fingerprint;
+pub mod folder;
 pub mod fsx;
 mod line_index;
 pub mod paths;

@@ -1,8 +1,9 @@
 //! The workspace's notes (docs/testing-packs.md, "Candidate notes"): a note's id is its workspace path (`notes/Decision log.md`),
 //! its type the `type:` key of a leading YAML front-matter block.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+
+use crate::core::folder::Folder;
 
 /// Where the notes live. The engine reads a note only when it needs its type or its text, so a
 /// note the filters leave out is never read whole.
@@ -47,94 +48,89 @@ impl Notes for MemoryNotes {
     }
 }
 
-/// Notes in a workspace folder: note `notes/a/b.md` is the file `<root>/notes/a/b.md`. Each note
-/// is read from the folder once and then kept as the pass changes it (every change is written
-/// through), so a pass that reads a note for its type, its call, each proposal and its review
-/// reads the file once.
+/// Notes in a workspace's `notes/` folder, held open: note `notes/a/b.md` is the file `a/b.md`
+/// of that folder. Each note is read from the folder once and then kept as the pass changes it
+/// (every change is written through), so a pass that reads a note for its type, its call, each
+/// proposal and its review reads the file once.
 #[derive(Debug, Clone)]
-pub struct DirNotes {
-    pub root: PathBuf,
-    /// The notes the folder holds, when the caller just wrote them (`None`: ask the file system).
-    known: Option<std::collections::HashSet<String>>,
-    read: std::collections::HashMap<String, Option<String>>,
+pub struct DirNotes<'f> {
+    pub dir: &'f Folder,
+    /// The notes the folder holds, each with the length it was written with, when the caller
+    /// just wrote them (`None`: ask the file system).
+    known: Option<HashMap<String, usize>>,
+    read: HashMap<String, Option<String>>,
 }
 
-impl DirNotes {
-    /// The notes of a workspace folder, whatever it holds.
-    pub fn new(root: PathBuf) -> Self {
+impl<'f> DirNotes<'f> {
+    /// The notes of a workspace's `notes/` folder, whatever it holds.
+    pub fn new(dir: &'f Folder) -> Self {
         DirNotes {
-            root,
+            dir,
             known: None,
             read: Default::default(),
         }
     }
 
-    /// The notes of a workspace folder that holds exactly `ids` (just written there), so
-    /// whether a note exists is known without asking the file system.
-    pub fn written(root: PathBuf, ids: impl IntoIterator<Item = String>) -> Self {
+    /// The notes of a workspace's `notes/` folder that holds exactly `written` (ids, each with
+    /// the length the caller just wrote it with), so whether a note exists is known without
+    /// asking the file system, and a note is read without looking for its end.
+    pub fn written(dir: &'f Folder, written: impl IntoIterator<Item = (String, usize)>) -> Self {
         DirNotes {
-            known: Some(ids.into_iter().collect()),
-            ..DirNotes::new(root)
+            known: Some(written.into_iter().collect()),
+            ..DirNotes::new(dir)
         }
     }
 
-    fn path(&self, id: &str) -> Option<PathBuf> {
+    /// The note's path in the `notes/` folder.
+    fn rel(id: &str) -> Option<&str> {
         // Ids come from a checked case.toml (`notes/...`, no `..`); refuse anything else anyway.
-        let ok = id.starts_with("notes/")
-            && id
-                .split('/')
-                .all(|c| !c.is_empty() && c != ".." && c != ".");
-        ok.then(|| self.root.join(id))
+        let rel = id.strip_prefix("notes/")?;
+        let ok = rel
+            .split('/')
+            .all(|c| !c.is_empty() && c != ".." && c != ".");
+        ok.then_some(rel)
     }
 }
 
-impl Notes for DirNotes {
+impl Notes for DirNotes<'_> {
     fn exists(&self, id: &str) -> bool {
         match &self.known {
-            Some(known) => known.contains(id) && self.path(id).is_some(),
-            None => self.path(id).is_some_and(|p| p.is_file()),
+            Some(known) => known.contains_key(id) && Self::rel(id).is_some(),
+            None => Self::rel(id).is_some_and(|rel| self.dir.is_file(rel)),
         }
     }
     fn read(&mut self, id: &str) -> Option<String> {
         if let Some(text) = self.read.get(id) {
             return text.clone();
         }
-        let text = read_text(&self.path(id)?, 0).ok();
+        let written = self.known.as_ref().and_then(|k| k.get(id).copied());
+        let text = self.dir.read_text(Self::rel(id)?, written).ok();
         self.read.insert(id.to_string(), text.clone());
         text
     }
     fn write(&mut self, id: &str, text: &str) -> Result<(), String> {
-        let p = self
-            .path(id)
-            .ok_or_else(|| format!("{id} is not a note path"))?;
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {id}: {e}"))?;
+        let rel = Self::rel(id).ok_or_else(|| format!("{id} is not a note path"))?;
+        // The kept text is the file's (read from it, or written to it, here): a text that only
+        // adds to it (a confirmed append) is written as what it adds, so the file is not
+        // emptied and filled again.
+        let added = match self.read.get(id) {
+            Some(Some(old)) if text.len() > old.len() && text.starts_with(old.as_str()) => {
+                text.get(old.len()..)
+            }
+            _ => None,
+        };
+        let appended = added.is_some_and(|added| self.dir.append(rel, added.as_bytes()).is_ok());
+        if !appended {
+            self.dir
+                .write(rel, text.as_bytes())
+                .map_err(|e| format!("cannot write {id}: {e}"))?;
+        }
         self.read.insert(id.to_string(), Some(text.to_string()));
         if let Some(known) = &mut self.known {
-            known.insert(id.to_string());
+            known.insert(id.to_string(), text.len());
         }
         Ok(())
     }
-}
-
-/// A file's text, read without asking its size first (`len` is what the caller expects; a file
-/// of another size is read whole all the same): an open, two reads (the text, then the end), a
-/// close. `std::fs::read_to_string` and `File::read_to_string` also ask the file's size and
-/// position (`statx`, `lseek`) for their size hint.
-pub fn read_text(path: &std::path::Path, len: usize) -> std::io::Result<String> {
-    use std::io::Read;
-    /// Only `read`: the generic `read_to_string`, which asks nothing but reads.
-    struct Plain(std::fs::File);
-    impl Read for Plain {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            self.0.read(buf)
-        }
-    }
-    let mut text = String::with_capacity(if len > 0 { len + 1 } else { 8 * 1024 });
-    Plain(std::fs::File::open(path)?).read_to_string(&mut text)?;
-    if text.capacity() > text.len() + 4096 {
-        text.shrink_to_fit();
-    }
-    Ok(text)
 }
 
 /// The `type:` of a leading front-matter block (`---` ... `---`), unquoted; `None` without one.
@@ -205,38 +201,37 @@ mod tests {
         assert_eq!(append("", "b"), "b\n");
     }
 
-    #[test]
-    fn dir_notes_refuse_paths_outside_notes() {
+    /// A workspace's `notes/` folder, held open.
+    fn notes_folder() -> (tempfile::TempDir, Folder) {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(tmp.path().join("notes")).unwrap();
-        let mut n = DirNotes::new(tmp.path().to_path_buf());
-        n.write("notes/a.md", "x").unwrap();
-        assert_eq!(n.read("notes/a.md").as_deref(), Some("x"));
-        assert!(n.exists("notes/a.md"));
-        assert!(n.write("notes/../escape.md", "x").is_err());
-        assert!(!tmp.path().join("escape.md").exists());
+        let dir = Folder::open(&tmp.path().join("notes")).unwrap();
+        (tmp, dir)
     }
 
     #[test]
-    fn read_text_reads_whole_files_of_any_size() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("a.md");
-        for text in [String::new(), "é".repeat(10), "x".repeat(100_000)] {
-            std::fs::write(&p, &text).unwrap();
-            for len in [0, 1, text.len(), text.len() + 1] {
-                assert_eq!(read_text(&p, len).unwrap(), text, "expected {len}");
-            }
-        }
-        std::fs::write(&p, [0xff, 0xfe]).unwrap();
-        assert!(read_text(&p, 2).is_err(), "control: not UTF-8 is an error");
+    fn dir_notes_refuse_paths_outside_notes() {
+        let (tmp, dir) = notes_folder();
+        let mut n = DirNotes::new(&dir);
+        n.write("notes/a.md", "x").unwrap();
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("x"));
+        assert!(n.exists("notes/a.md"));
+        assert!(!n.exists("notes/b.md"));
+        assert!(n.write("notes/../escape.md", "x").is_err());
+        assert!(n.write("other/a.md", "x").is_err());
+        assert!(!tmp.path().join("escape.md").exists());
+        assert!(!tmp.path().join("notes/other").exists());
+        // Control: a note in a folder of notes/ is written there.
+        std::fs::create_dir(tmp.path().join("notes/sub")).unwrap();
+        n.write("notes/sub/c.md", "y").unwrap();
+        assert!(tmp.path().join("notes/sub/c.md").is_file());
     }
 
     #[test]
     fn dir_notes_read_each_file_once_and_write_through() {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(tmp.path().join("notes")).unwrap();
+        let (tmp, dir) = notes_folder();
         std::fs::write(tmp.path().join("notes/a.md"), "one").unwrap();
-        let mut n = DirNotes::written(tmp.path().to_path_buf(), ["notes/a.md".to_string()]);
+        let mut n = DirNotes::written(&dir, [("notes/a.md".to_string(), 3)]);
         assert!(n.exists("notes/a.md"));
         assert!(!n.exists("notes/b.md"), "only the notes written");
         assert_eq!(n.read("notes/a.md").as_deref(), Some("one"));
@@ -245,10 +240,38 @@ mod tests {
         assert_eq!(n.read("notes/a.md").as_deref(), Some("one"));
         n.write("notes/a.md", "two").unwrap();
         assert_eq!(n.read("notes/a.md").as_deref(), Some("two"));
+        let on_disk = || std::fs::read_to_string(tmp.path().join("notes/a.md")).unwrap();
+        assert_eq!(on_disk(), "two", "control: a write reaches the file");
+        n.write("notes/a.md", "two\nthree\n").unwrap();
+        assert_eq!(on_disk(), "two\nthree\n", "an append adds to the file");
+        n.write("notes/a.md", "tw").unwrap();
+        assert_eq!(on_disk(), "tw", "a shorter text replaces it");
+        n.write("notes/a.md", "TW and more").unwrap();
         assert_eq!(
-            std::fs::read_to_string(tmp.path().join("notes/a.md")).unwrap(),
-            "two",
-            "control: a write reaches the file"
+            on_disk(),
+            "TW and more",
+            "so does a longer text that is no append"
         );
+        std::fs::remove_file(tmp.path().join("notes/a.md")).unwrap();
+        n.write("notes/a.md", "TW and more, again").unwrap();
+        assert_eq!(
+            on_disk(),
+            "TW and more, again",
+            "a file gone is written whole"
+        );
+    }
+
+    #[test]
+    fn a_note_of_another_length_than_written_is_read_whole() {
+        let (tmp, dir) = notes_folder();
+        std::fs::write(tmp.path().join("notes/a.md"), "longer than said").unwrap();
+        std::fs::write(tmp.path().join("notes/b.md"), "").unwrap();
+        let written = [("notes/a.md".to_string(), 3), ("notes/b.md".to_string(), 9)];
+        let mut n = DirNotes::written(&dir, written);
+        assert_eq!(n.read("notes/a.md").as_deref(), Some("longer than said"));
+        assert_eq!(n.read("notes/b.md").as_deref(), Some(""));
+        std::fs::write(tmp.path().join("notes/c.md"), [0xff]).unwrap();
+        let mut n = DirNotes::written(&dir, [("notes/c.md".to_string(), 1)]);
+        assert_eq!(n.read("notes/c.md"), None, "control: not UTF-8 is no note");
     }
 }
