@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::ci_run::Ci;
 use common::standin::{Reply, Server};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -26,7 +27,13 @@ fn good_pack(at: &Path) {
     );
 }
 
-const NO_UPLOAD: &[&str] = &["--upload", "false", "--test", "false"];
+/// A run with `scope: all` that uploads nothing and runs no case.
+fn scope_all() -> Ci {
+    let mut ci = Ci::new();
+    ci.set("INPUT_SCOPE", "all")
+        .args(&["--upload", "false", "--test", "false"]);
+    ci
+}
 
 #[test]
 fn scope_all_sees_the_packs_it_used_to_skip() {
@@ -40,9 +47,9 @@ fn scope_all_sees_the_packs_it_used_to_skip() {
     broken_pack(&w.join(format!("{deep}p")));
     // Inside .git nothing is a pack.
     broken_pack(&w.join(".git/p"));
-    let r = common::standin::run_ci(w, &[("INPUT_SCOPE", "all")], NO_UPLOAD);
+    let r = scope_all().run(w);
     assert_eq!(r.code, 1, "{r}");
-    assert_eq!(r.out("packs").as_deref(), Some("5"), "{r}");
+    assert_eq!(r.out("packs"), Some("5"), "{r}");
     for dir in ["packs/target", "node_modules/x", ".config/p", "d39/p"] {
         assert!(
             r.stdout
@@ -83,7 +90,7 @@ fn blocked_workspace() -> tempfile::TempDir {
 #[test]
 fn folders_discovery_cannot_enter_are_errors_naming_them() {
     let ws = blocked_workspace();
-    let r = common::standin::run_ci(ws.path(), &[("INPUT_SCOPE", "all")], NO_UPLOAD);
+    let r = scope_all().run(ws.path());
     assert_eq!(r.code, 1, "{r}");
     let errors: Vec<&str> = r
         .annotations()
@@ -140,14 +147,16 @@ fn under_scope_changed_a_blocked_folder_gates_when_touched() {
         ("packs/good/README.md", 0),
     ] {
         let server = files_server(file);
-        let vars = [
-            ("GITHUB_EVENT_NAME", "pull_request"),
-            ("GITHUB_REPOSITORY", "octo/packs"),
-            ("GITHUB_API_URL", server.url.as_str()),
-            ("INPUT_TOKEN", "ghs_test"),
-            ("EVENT", event.as_str()),
-        ];
-        let r = common::standin::run_ci(ws.path(), &vars, NO_UPLOAD);
+        let r = Ci::new()
+            .set_all(&[
+                ("GITHUB_EVENT_NAME", "pull_request"),
+                ("GITHUB_REPOSITORY", "octo/packs"),
+                ("INPUT_TOKEN", "ghs_test"),
+            ])
+            .api(&server.url)
+            .event(&event)
+            .args(&["--upload", "false", "--test", "false"])
+            .run(ws.path());
         assert_eq!(r.code, code, "{file}: {r}");
     }
 }

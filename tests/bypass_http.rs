@@ -5,9 +5,10 @@
 
 mod common;
 
+use common::ci_run::Ci;
 use common::standin::{Reply, Server};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
@@ -21,29 +22,26 @@ fn workspace() -> tempfile::TempDir {
     ws
 }
 
-fn push_vars(api: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("GITHUB_SHA", SHA.into()),
-        ("GITHUB_REF", "refs/heads/main".into()),
-        ("GITHUB_REPOSITORY", "octo/packs".into()),
-        ("GITHUB_EVENT_NAME", "push".into()),
-        ("GITHUB_API_URL", api.into()),
-        ("INPUT_TOKEN", TOKEN.into()),
-    ]
-}
-
-fn run(ws: &Path, vars: &[(&'static str, String)], args: &[&str]) -> common::standin::CiRun {
-    let v: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut all = vec![
+/// A push with a token and the API at `api`: no case runs, short limits on the network.
+fn push(api: &str) -> Ci {
+    let mut ci = Ci::new();
+    ci.set_all(&[
+        ("GITHUB_SHA", SHA),
+        ("GITHUB_REF", "refs/heads/main"),
+        ("GITHUB_REPOSITORY", "octo/packs"),
+        ("GITHUB_EVENT_NAME", "push"),
+        ("INPUT_TOKEN", TOKEN),
+    ])
+    .api(api)
+    .args(&[
         "--test",
         "false",
         "--http-timeout",
         "5",
         "--upload-wait",
         "0",
-    ];
-    all.extend_from_slice(args);
-    common::standin::run_ci(ws, &v, &all)
+    ]);
+    ci
 }
 
 const RECEIPT: &str = r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "https://api.github.com/repos/octo/packs/code-scanning/sarifs/47177e22-5596-11eb-80a1-c1e54ef945c6"}"#;
@@ -52,22 +50,16 @@ const RECEIPT: &str = r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "
 fn plain_http_off_loopback_is_refused() {
     let ws = workspace();
     // `.invalid` is reserved: nothing can answer there, and the client must not even try.
-    let r = run(
-        ws.path(),
-        &push_vars("http://gh.invalid:9"),
-        &["--upload", "true"],
-    );
+    let r = push("http://gh.invalid:9")
+        .args(&["--upload", "true"])
+        .run(ws.path());
     assert_eq!(r.code, 1, "upload: true fails: {r}");
     assert!(r.stdout.contains("would travel in clear"), "{r}");
     assert!(!r.all_text().contains(TOKEN), "{r}");
     // Control: loopback over plain http is the stand-in, and it uploads.
     let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
-    let r = run(ws.path(), &push_vars(&server.url), &["--upload", "true"]);
-    assert_eq!(
-        (r.code, r.out("uploaded").as_deref()),
-        (0, Some("true")),
-        "{r}"
-    );
+    let r = push(&server.url).args(&["--upload", "true"]).run(ws.path());
+    assert_eq!((r.code, r.out("uploaded")), (0, Some("true")), "{r}");
 }
 
 #[test]
@@ -92,10 +84,11 @@ fn a_pagination_link_to_another_host_is_not_followed() {
         "head": {"repo": {"full_name": "octo/packs", "fork": false}},
         "base": {"repo": {"full_name": "octo/packs", "fork": false}}}})
     .to_string();
-    let mut vars = push_vars(&server.url);
-    vars.push(("GITHUB_EVENT_NAME", "pull_request".into()));
-    vars.push(("EVENT", event));
-    let r = run(ws.path(), &vars, &["--upload", "false"]);
+    let r = push(&server.url)
+        .set("GITHUB_EVENT_NAME", "pull_request")
+        .event(&event)
+        .args(&["--upload", "false"])
+        .run(ws.path());
     assert!(
         r.stdout.contains("another host (http://localhost:1)"),
         "{r}"
@@ -116,10 +109,9 @@ fn a_pagination_link_to_another_host_is_not_followed() {
 fn a_token_with_a_control_character_is_a_clear_error() {
     let ws = workspace();
     let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
-    let mut vars = push_vars(&server.url);
-    vars.retain(|(k, _)| *k != "INPUT_TOKEN");
-    vars.push(("INPUT_TOKEN", "ghs_abc\u{1}def".into()));
-    let r = run(ws.path(), &vars, &[]);
+    let r = push(&server.url)
+        .set("INPUT_TOKEN", "ghs_abc\u{1}def")
+        .run(ws.path());
     assert_eq!(r.code, 0, "upload auto: the verdict stands: {r}");
     assert!(r.stdout.contains("control character"), "{r}");
     assert!(
@@ -127,7 +119,7 @@ fn a_token_with_a_control_character_is_a_clear_error() {
         "{r}"
     );
     assert!(
-        r.summary.contains("hippo-packs") && r.out("packs").as_deref() == Some("1"),
+        r.summary.contains("hippo-packs") && r.out("packs") == Some("1"),
         "{r}"
     );
     assert!(server.requests().is_empty());
@@ -150,15 +142,10 @@ fn rate_limits_are_waited_out_as_retry_after_says() {
             Reply::Json(202, RECEIPT.into())
         }
     });
-    let start = Instant::now();
-    let r = run(ws.path(), &push_vars(&server.url), &["--upload", "true"]);
-    assert_eq!(
-        (r.code, r.out("uploaded").as_deref()),
-        (0, Some("true")),
-        "{r}"
-    );
+    let r = push(&server.url).args(&["--upload", "true"]).run(ws.path());
+    assert_eq!((r.code, r.out("uploaded")), (0, Some("true")), "{r}");
     assert_eq!(server.uploads().len(), 3, "{r}");
-    assert!(start.elapsed() >= Duration::from_secs(2), "waited as asked");
+    assert!(r.took >= Duration::from_secs(2), "waited as asked: {r}");
 }
 
 #[test]
@@ -168,7 +155,7 @@ fn a_persistent_rate_limit_gets_rate_limit_advice() {
         let m = r#"{"message": "You have exceeded a secondary rate limit."}"#;
         Reply::JsonWith(403, m.into(), vec![("retry-after".into(), "0".into())])
     });
-    let r = run(ws.path(), &push_vars(&server.url), &[]);
+    let r = push(&server.url).run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert!(
         r.stdout.contains("rate limit") && r.stdout.contains("Re-run the job later"),
@@ -183,6 +170,6 @@ fn a_persistent_rate_limit_gets_rate_limit_advice() {
             r#"{"message": "Resource not accessible by integration"}"#.into(),
         )
     });
-    let r = run(ws.path(), &push_vars(&plain.url), &[]);
+    let r = push(&plain.url).run(ws.path());
     assert!(r.stdout.contains("security-events: write"), "{r}");
 }

@@ -6,6 +6,8 @@
 mod common;
 
 use common::ci_env::*;
+use common::ci_run::CiRun;
+use common::github_api::*;
 use common::standin::{Reply, Request, Server};
 use std::path::Path;
 use std::time::Duration;
@@ -14,7 +16,7 @@ use std::time::Duration;
 fn push_uploads_and_processing_completes() {
     let server = Server::start(github(&[]));
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "the broken pack fails the push:\n{r}");
 
@@ -67,13 +69,16 @@ fn push_uploads_and_processing_completes() {
     assert!(r.upload_notices().is_empty(), "no notice on success:\n{r}");
 
     // Outputs.
-    assert_eq!(r.out("packs"), "2");
-    assert_eq!(r.out("errors"), "1");
-    assert_eq!(r.out("warnings"), "0");
-    assert_eq!(r.out("failed-cases"), "0");
-    assert_eq!(r.out("uploaded"), "true");
-    assert_eq!(r.out("sarif-id"), "47177e22-5596-11eb-80a1-c1e54ef945c6");
-    assert_eq!(r.out("sarif-file"), "hippo-packs.sarif");
+    assert_eq!(r.out("packs"), Some("2"));
+    assert_eq!(r.out("errors"), Some("1"));
+    assert_eq!(r.out("warnings"), Some("0"));
+    assert_eq!(r.out("failed-cases"), Some("0"));
+    assert_eq!(r.out("uploaded"), Some("true"));
+    assert_eq!(
+        r.out("sarif-id"),
+        Some("47177e22-5596-11eb-80a1-c1e54ef945c6")
+    );
+    assert_eq!(r.out("sarif-file"), Some("hippo-packs.sarif"));
 
     assert_summary(&r);
 }
@@ -82,13 +87,13 @@ fn push_uploads_and_processing_completes() {
 fn the_sarif_is_relative_to_the_workspace() {
     let server = Server::start(github(&[]));
     let ws = workspace();
-    let mut env = Env::push(&server.url);
+    let mut env = push(&server.url);
     env.set("INPUT_PATH", "packs")
         .set("INPUT_SARIF-FILE", "out/h.sarif");
     let r = env.run(ws.path());
     hygiene(&r);
     let sarif = String::from_utf8(r.sarif.clone().expect("written under out/")).unwrap();
-    assert_eq!(r.out("sarif-file"), "out/h.sarif");
+    assert_eq!(r.out("sarif-file"), Some("out/h.sarif"));
     let v: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
     assert_eq!(v["runs"].as_array().map(Vec::len), Some(1), "one run");
     assert_eq!(v["runs"][0]["automationDetails"]["id"], "hippo-packs/");
@@ -132,7 +137,7 @@ fn failed_processing_is_reported_and_auto_keeps_the_verdict() {
     let server = Server::start(handler);
     let ws = workspace();
     std::fs::remove_dir_all(ws.path().join("packs/broken")).unwrap();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(
         r.code, 0,
@@ -148,12 +153,15 @@ fn failed_processing_is_reported_and_auto_keeps_the_verdict() {
         notices[0].contains("expected artifact location") && notices[0].contains("second reason"),
         "{r}"
     );
-    assert_eq!(r.out("uploaded"), "false");
-    assert_eq!(r.out("sarif-id"), "47177e22-5596-11eb-80a1-c1e54ef945c6");
+    assert_eq!(r.out("uploaded"), Some("false"));
+    assert_eq!(
+        r.out("sarif-id"),
+        Some("47177e22-5596-11eb-80a1-c1e54ef945c6")
+    );
     assert!(r.summary.contains("✅ **Passed**"), "{}", r.summary);
 
     // upload: true makes it fail the job.
-    let mut env = Env::push(&server.url);
+    let mut env = push(&server.url);
     env.set("INPUT_UPLOAD", "true");
     let r = env.run(ws.path());
     hygiene(&r);
@@ -174,7 +182,7 @@ fn forbidden_upload_is_one_notice_with_the_fix() {
     };
     let server = Server::start(handler);
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(
         r.code, 1,
@@ -192,12 +200,12 @@ fn forbidden_upload_is_one_notice_with_the_fix() {
         notices[0].contains("security-events: write"),
         "the fix:\n{r}"
     );
-    assert_eq!(r.out("uploaded"), "false");
+    assert_eq!(r.out("uploaded"), Some("false"));
     assert!(!r.outputs.contains_key("sarif-id"), "{r}");
 
     // With upload: true and only good packs, the 403 fails the job.
     std::fs::remove_dir_all(ws.path().join("packs/broken")).unwrap();
-    let mut env = Env::push(&server.url);
+    let mut env = push(&server.url);
     env.set("INPUT_UPLOAD", "true");
     let r = env.run(ws.path());
     assert_eq!(r.code, 1, "{r}");
@@ -213,7 +221,7 @@ fn too_large_is_a_notice() {
         _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "{r}");
     let notices = r.upload_notices();
@@ -222,7 +230,7 @@ fn too_large_is_a_notice() {
         notices[0].contains("413") && notices[0].contains("too large"),
         "{r}"
     );
-    assert_eq!(r.out("uploaded"), "false");
+    assert_eq!(r.out("uploaded"), Some("false"));
 }
 
 #[test]
@@ -241,7 +249,7 @@ fn server_errors_are_retried_with_back_off() {
         _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(server.uploads().len(), 3, "two 502s, then accepted:\n{r}");
     assert_eq!(r.stdout.matches("trying again").count(), 2, "{r}");
@@ -250,7 +258,7 @@ fn server_errors_are_retried_with_back_off() {
         "back-off of 1s then 2s: {:?}",
         r.took
     );
-    assert_eq!(r.out("uploaded"), "true", "{r}");
+    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     assert!(
         r.stdout.contains("processed (complete)"),
         "pending, then complete:\n{r}"
@@ -265,7 +273,7 @@ fn server_errors_give_up_after_bounded_retries() {
     let server = Server::start(|_: &Request, _| Reply::Json(500, r#"{"message": "boom"}"#.into()));
     let ws = workspace();
     std::fs::remove_dir_all(ws.path().join("packs/broken")).unwrap();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(server.uploads().len(), 4, "one try and three retries:\n{r}");
     assert_eq!(r.code, 0, "auto: {r}");
@@ -276,7 +284,7 @@ fn server_errors_give_up_after_bounded_retries() {
 fn a_server_that_never_answers_costs_bounded_time() {
     let server = Server::start(|_: &Request, _| Reply::Hang);
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert!(r.took < Duration::from_secs(20), "took {:?}", r.took);
     assert!(
@@ -289,7 +297,7 @@ fn a_server_that_never_answers_costs_bounded_time() {
     assert_eq!(notices.len(), 1, "{r}");
     assert!(notices[0].contains("no answer within 3s"), "{r}");
     assert_eq!(server.uploads().len(), 1, "a timeout is not retried");
-    assert_eq!(r.out("uploaded"), "false");
+    assert_eq!(r.out("uploaded"), Some("false"));
 }
 
 #[test]
@@ -299,17 +307,21 @@ fn pending_processing_ends_after_the_wait() {
         _ => Reply::Json(200, r#"{"processing_status": "pending"}"#.into()),
     });
     let ws = workspace();
-    let mut env = Env::push(&server.url);
-    env.args = vec!["ci".into(), "--upload-wait".into(), "2".into()];
+    let mut env = push(&server.url);
+    env.flag("--upload-wait", "2");
     let r = env.run(ws.path());
     hygiene(&r);
     assert!(r.took < Duration::from_secs(10), "{:?}", r.took);
     assert!(r.upload_notices()[0].contains("(pending)"), "{r}");
-    assert_eq!(r.out("uploaded"), "true", "accepted counts as uploaded");
+    assert_eq!(
+        r.out("uploaded"),
+        Some("true"),
+        "accepted counts as uploaded"
+    );
 }
 
 /// The upload of a push: the SARIF file as written, with the commit, the ref and the checkout.
-fn assert_uploaded(server: &Server, r: &Run, ws: &Path) {
+fn assert_uploaded(server: &Server, r: &CiRun, ws: &Path) {
     let uploads = server.uploads();
     assert_eq!(uploads.len(), 1, "{r}");
     let up = &uploads[0];
@@ -334,7 +346,7 @@ fn assert_uploaded(server: &Server, r: &Run, ws: &Path) {
 
 /// The summary of a failed push: totals, the broken pack's row and its finding with the
 /// location.
-fn assert_summary(r: &Run) {
+fn assert_summary(r: &CiRun) {
     assert!(r.summary.contains("❌ **Failed**"), "{}", r.summary);
     assert!(r.summary.contains("| 2 | 1 | 0 | 0 |"), "{}", r.summary);
     assert!(

@@ -3,6 +3,7 @@
 mod common;
 
 use common::ci_env::*;
+use common::github_api::*;
 use common::standin::Server;
 use std::path::Path;
 use std::process::Command;
@@ -70,7 +71,7 @@ fn every_input_of_action_yml_has_a_flag_and_every_output_is_written() {
     let outputs = action_keys("outputs");
     let server = Server::start(github(&[]));
     let ws = workspace();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     let mut written: Vec<&String> = r.outputs.keys().collect();
     written.sort();
     let mut declared: Vec<&String> = outputs.iter().collect();
@@ -129,18 +130,18 @@ fn the_dockerfile_builds_a_static_binary_into_an_empty_image() {
 fn a_single_pack_repository_is_one_pack_at_the_root() {
     let server = Server::start(github(&[".github/workflows/ci.yml"]));
     let ws = tempfile::tempdir().unwrap();
-    copy_dir(&good_pack(), ws.path());
+    common::copy_tree(&good_pack(), ws.path());
     let manifest = ws.path().join("pack.toml");
     let m = std::fs::read_to_string(&manifest).unwrap() + "homepage = \"elsewhere\"\n";
     std::fs::write(&manifest, m).unwrap();
     // The SARIF file lands in the pack's folder, after the check: a fresh checkout each run.
-    let r = Env::pull_request(&server.url, false, 1).run(ws.path());
+    let r = pull_request(&server.url, false, 1).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "a root pack is gated by any change:\n{r}");
     assert!(r.stdout.contains("::group::decision-log: 1 error\n"), "{r}");
     assert!(r.stdout.contains("\nerror pack.toml: unknown field"), "{r}");
     assert!(r.stdout.contains("::error file=pack.toml,line=7"), "{r}");
-    assert_eq!(r.out("packs"), "1");
+    assert_eq!(r.out("packs"), Some("1"));
     let sarif = decode_upload(&server.uploads()[0]);
     let sarif = String::from_utf8(sarif).unwrap();
     assert!(sarif.contains("\"uri\": \"pack.toml\""), "{sarif}");

@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::standin::{CiRun, Reply, Request, Server, run_ci};
+use common::ci_run::{Ci, CiRun};
+use common::standin::{Reply, Request, Server};
 use std::path::Path;
 
 const HEAD: &str = "3333333333333333333333333333333333333333";
@@ -44,24 +45,24 @@ fn broken_registry(n: usize) -> tempfile::TempDir {
     ws
 }
 
-fn pr_vars<'a>(api: &'a str, event: &'a str, annotations: &'a str) -> Vec<(&'a str, &'a str)> {
-    vec![
-        ("GITHUB_API_URL", api),
+/// A pull request (#7) with `annotations`, uploading nothing, the API at `api`.
+fn pull_request(api: &str, annotations: &str) -> Ci {
+    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
+        "merge_commit_sha": MERGE, "head": {"sha": HEAD}}});
+    let mut ci = Ci::new();
+    ci.set_all(&[
         ("GITHUB_REPOSITORY", "octo/packs"),
         ("GITHUB_SHA", MERGE),
         ("GITHUB_REF", "refs/pull/7/merge"),
         ("GITHUB_EVENT_NAME", "pull_request"),
-        ("EVENT", event),
         ("INPUT_TOKEN", "ghs_annotationsToken"),
         ("INPUT_UPLOAD", "false"),
         ("INPUT_ANNOTATIONS", annotations),
-    ]
-}
-
-fn event() -> String {
-    serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
-        "merge_commit_sha": MERGE, "head": {"sha": HEAD}}})
-    .to_string()
+    ])
+    .api(api)
+    .event(&event.to_string())
+    .args(&["--http-timeout", "3"]);
+    ci
 }
 
 /// The finding annotations printed as workflow commands (`title=hippo-packs (<rule>)`).
@@ -76,12 +77,7 @@ fn finding_lines(r: &CiRun) -> Vec<&str> {
 fn commands_show_ten_of_each_level_the_changed_pack_first_then_a_count() {
     let gh = Server::start(github(404, &["packs/b3/pack.toml"]));
     let ws = broken_registry(4);
-    let ev = event();
-    let r = run_ci(
-        ws.path(),
-        &pr_vars(&gh.url, &ev, "commands"),
-        &["--http-timeout", "3"],
-    );
+    let r = pull_request(&gh.url, "commands").run(ws.path());
     assert_eq!(r.code, 1, "{r}");
     let lines = finding_lines(&r);
     let errors: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::error")).collect();
@@ -118,12 +114,7 @@ fn commands_show_ten_of_each_level_the_changed_pack_first_then_a_count() {
 fn a_check_run_holds_every_finding_in_batches_of_fifty() {
     let gh = Server::start(github(201, &["packs/b0/pack.toml"]));
     let ws = broken_registry(6);
-    let ev = event();
-    let r = run_ci(
-        ws.path(),
-        &pr_vars(&gh.url, &ev, "auto"),
-        &["--http-timeout", "3"],
-    );
+    let r = pull_request(&gh.url, "auto").run(ws.path());
     assert_eq!(r.code, 1, "{r}");
     assert!(
         finding_lines(&r).is_empty(),
@@ -167,12 +158,7 @@ fn a_check_run_holds_every_finding_in_batches_of_fifty() {
 fn auto_falls_back_to_commands_without_checks_write_and_none_is_silent() {
     let gh = Server::start(github(403, &[]));
     let ws = broken_registry(1);
-    let ev = event();
-    let r = run_ci(
-        ws.path(),
-        &pr_vars(&gh.url, &ev, "auto"),
-        &["--http-timeout", "3"],
-    );
+    let r = pull_request(&gh.url, "auto").run(ws.path());
     let notice = r
         .annotations()
         .into_iter()
@@ -183,11 +169,7 @@ fn auto_falls_back_to_commands_without_checks_write_and_none_is_silent() {
         "{notice}"
     );
     assert_eq!(finding_lines(&r).len(), 4 + 8, "{r}");
-    let r = run_ci(
-        ws.path(),
-        &pr_vars(&gh.url, &ev, "none"),
-        &["--http-timeout", "3"],
-    );
+    let r = pull_request(&gh.url, "none").run(ws.path());
     assert_eq!(r.code, 1, "none changes no verdict: {r}");
     assert!(finding_lines(&r).is_empty(), "{r}");
 }
@@ -212,7 +194,9 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
         (1..=3)
             .map(|i| {
                 let shard = format!("{i}/3");
-                let r = run_ci(ws, &[("INPUT_SHARD", &shard), ("INPUT_TEST", "false")], &[]);
+                let r = Ci::new()
+                    .set_all(&[("INPUT_SHARD", &shard), ("INPUT_TEST", "false")])
+                    .run(ws);
                 assert_eq!(r.code, 0, "{r}");
                 let sarif =
                     std::fs::read_to_string(ws.join(".hippo-packs/hippo-packs.sarif")).unwrap();
@@ -242,7 +226,7 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
     for (b, a) in before.iter().zip(&after) {
         assert!(b.iter().all(|p| a.contains(p)), "{b:?} -> {a:?}");
     }
-    let bad = run_ci(ws.path(), &[("INPUT_SHARD", "4/3")], &[]);
+    let bad = Ci::new().set("INPUT_SHARD", "4/3").run(ws.path());
     assert_eq!(
         bad.code, 2,
         "control: a shard past the count is a usage error"

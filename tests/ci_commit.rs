@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::standin::{Reply, Request, Server, run_ci};
+use common::ci_run::Ci;
+use common::standin::{Reply, Request, Server};
 use std::path::Path;
 
 const TOKEN: &str = "ghs_commitTestToken";
@@ -41,15 +42,19 @@ fn pack_repo(sha: &str) -> tempfile::TempDir {
     t
 }
 
-fn vars<'a>(api: &'a str, event: &'a str, git_ref: &'a str) -> Vec<(&'a str, &'a str)> {
-    vec![
-        ("GITHUB_API_URL", api),
+/// A run with the API at `api` on `event` with `git_ref`, and short limits on the network.
+fn ci(api: &str, event: &str, git_ref: &str) -> Ci {
+    let mut ci = Ci::new();
+    ci.set_all(&[
         ("GITHUB_REPOSITORY", "octo/pack"),
         ("GITHUB_SHA", GITHUB_SHA),
         ("GITHUB_REF", git_ref),
         ("GITHUB_EVENT_NAME", event),
         ("INPUT_TOKEN", TOKEN),
-    ]
+    ])
+    .api(api)
+    .args(&["--http-timeout", "3", "--upload-wait", "2"]);
+    ci
 }
 
 fn pr_event() -> String {
@@ -59,21 +64,16 @@ fn pr_event() -> String {
     .to_string()
 }
 
-const FAST: [&str; 4] = ["--http-timeout", "3", "--upload-wait", "2"];
-
 #[test]
 fn a_pack_repository_passes_on_every_run_and_uploads_its_checkout() {
     let gh = Server::start(github("complete"));
     let ws = pack_repo(CHECKOUT);
-    let v = vars(&gh.url, "push", "refs/heads/main");
+    let v = ci(&gh.url, "push", "refs/heads/main");
     for _ in 0..2 {
-        let r = run_ci(ws.path(), &v, &FAST);
+        let r = v.run(ws.path());
         assert_eq!(r.code, 0, "{r}");
-        assert_eq!(
-            r.out("sarif-file").as_deref(),
-            Some(".hippo-packs/hippo-packs.sarif")
-        );
-        assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+        assert_eq!(r.out("sarif-file"), Some(".hippo-packs/hippo-packs.sarif"));
+        assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     }
     assert!(ws.path().join(".hippo-packs/hippo-packs.sarif").is_file());
     let up = gh.uploads();
@@ -89,10 +89,10 @@ fn a_pack_repository_passes_on_every_run_and_uploads_its_checkout() {
 
     // Control: the old default inside the pack breaks the next run.
     let old = pack_repo(CHECKOUT);
-    let mut v = vars(&gh.url, "push", "refs/heads/main");
-    v.push(("INPUT_SARIF-FILE", "hippo-packs.sarif"));
-    assert_eq!(run_ci(old.path(), &v, &FAST).code, 0);
-    let again = run_ci(old.path(), &v, &FAST);
+    let mut v = ci(&gh.url, "push", "refs/heads/main");
+    v.set("INPUT_SARIF-FILE", "hippo-packs.sarif");
+    assert_eq!(v.run(old.path()).code, 0);
+    let again = v.run(old.path());
     assert_eq!(again.code, 1, "{again}");
     assert!(
         again.stdout.contains("unexpected file hippo-packs.sarif"),
@@ -105,9 +105,9 @@ fn a_pull_request_head_checkout_goes_to_the_head_ref() {
     let gh = Server::start(github("complete"));
     let ws = pack_repo(HEAD);
     let event = pr_event();
-    let mut v = vars(&gh.url, "pull_request", "refs/pull/7/merge");
-    v.push(("EVENT", &event));
-    let r = run_ci(ws.path(), &v, &FAST);
+    let mut v = ci(&gh.url, "pull_request", "refs/pull/7/merge");
+    v.event(&event);
+    let r = v.run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     let body = gh.uploads()[0].json();
     assert_eq!(
@@ -123,16 +123,16 @@ fn pull_request_target_with_the_base_checked_out_uploads_nothing() {
     let event = serde_json::json!({"number": 7, "pull_request": {"number": 7,
         "merge_commit_sha": "4444444444444444444444444444444444444444", "head": {"sha": HEAD}}})
     .to_string();
-    let mut v = vars(&gh.url, "pull_request_target", "refs/heads/main");
-    v.push(("EVENT", &event));
-    let r = run_ci(ws.path(), &v, &FAST);
+    let mut v = ci(&gh.url, "pull_request_target", "refs/heads/main");
+    v.event(&event);
+    let r = v.run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert!(gh.uploads().is_empty(), "nothing goes to the base branch");
     assert!(r.stdout.contains("never to the base branch"), "{r}");
     // Control: the ref and sha inputs upload where they say.
-    v.push(("INPUT_REF", "refs/pull/7/head"));
-    v.push(("INPUT_SHA", HEAD));
-    let r = run_ci(ws.path(), &v, &FAST);
+    v.set("INPUT_REF", "refs/pull/7/head")
+        .set("INPUT_SHA", HEAD);
+    let r = v.run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert_eq!(gh.uploads()[0].json()["ref"], "refs/pull/7/head");
 }
@@ -141,8 +141,8 @@ fn pull_request_target_with_the_base_checked_out_uploads_nothing() {
 fn failed_processing_warns_under_auto_and_fails_under_true() {
     let gh = Server::start(github("failed"));
     let ws = pack_repo(CHECKOUT);
-    let v = vars(&gh.url, "push", "refs/heads/main");
-    let r = run_ci(ws.path(), &v, &FAST);
+    let mut v = ci(&gh.url, "push", "refs/heads/main");
+    let r = v.run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert!(
         r.annotations()
@@ -150,10 +150,9 @@ fn failed_processing_warns_under_auto_and_fails_under_true() {
             .any(|a| a.starts_with("::warning") && a.contains("bad rule")),
         "{r}"
     );
-    assert_eq!(r.out("uploaded").as_deref(), Some("false"));
-    let mut v = v;
-    v.push(("INPUT_UPLOAD", "true"));
-    let r = run_ci(ws.path(), &v, &FAST);
+    assert_eq!(r.out("uploaded"), Some("false"));
+    v.set("INPUT_UPLOAD", "true");
+    let r = v.run(ws.path());
     assert_eq!(r.code, 1, "{r}");
     assert!(
         r.annotations()
@@ -165,7 +164,7 @@ fn failed_processing_warns_under_auto_and_fails_under_true() {
 #[test]
 fn a_lone_ref_input_is_a_usage_error() {
     let ws = pack_repo(CHECKOUT);
-    let r = run_ci(ws.path(), &[("INPUT_REF", "refs/heads/x")], &[]);
+    let r = Ci::new().set("INPUT_REF", "refs/heads/x").run(ws.path());
     assert_eq!(r.code, 2, "{r}");
     assert!(r.stderr.contains("give both or neither"), "{r}");
 }

@@ -1,9 +1,11 @@
 //! `hippo-packs ci`: which packs a pull request gates (scope), runs without GitHub, bad inputs,
-//! hostile pack text and failing cases. The helpers are in tests/common/ci_env.rs.
+//! hostile pack text and failing cases. The helpers are in tests/common/ci_env.rs and
+//! ci_run.rs.
 
 mod common;
 
 use common::ci_env::*;
+use common::github_api::*;
 use common::standin::{Reply, Request, Server};
 use std::process::Command;
 
@@ -11,14 +13,14 @@ use std::process::Command;
 fn scope_changed_gates_only_the_packs_the_pull_request_touches() {
     let server = Server::start(github(&["packs/good/prompts/decision-log.md", "README.md"]));
     let ws = workspace();
-    let r = Env::pull_request(&server.url, false, 2).run(ws.path());
+    let r = pull_request(&server.url, false, 2).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 0, "only packs/good is gated:\n{r}");
     assert!(
         r.stdout.contains("error packs/broken/pack.toml"),
         "every pack is still reported:\n{r}"
     );
-    assert_eq!(r.out("errors"), "1", "and counted");
+    assert_eq!(r.out("errors"), Some("1"), "and counted");
     let files: Vec<Request> = server
         .requests()
         .into_iter()
@@ -35,7 +37,7 @@ fn scope_changed_gates_only_the_packs_the_pull_request_touches() {
     assert!(r.summary.contains("✅ **Passed**"), "{}", r.summary);
 
     // scope: all on the same pull request gates the broken pack too.
-    let mut env = Env::pull_request(&server.url, false, 2);
+    let mut env = pull_request(&server.url, false, 2);
     env.set("INPUT_SCOPE", "all");
     assert_eq!(env.run(ws.path()).code, 1, "a control: scope all fails");
 }
@@ -58,7 +60,7 @@ fn the_files_of_a_pull_request_are_read_page_by_page() {
     }
     });
     let ws = workspace();
-    let r = Env::pull_request(&server.url, false, 2).run(ws.path());
+    let r = pull_request(&server.url, false, 2).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "page 2 touches the broken pack:\n{r}");
     assert!(r.stdout.contains("changes 2 files, in 2 of 2 packs"), "{r}");
@@ -77,7 +79,7 @@ fn a_fork_pull_request_works_with_a_read_only_token() {
         _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();
-    let r = Env::pull_request(&server.url, true, 1).run(ws.path());
+    let r = pull_request(&server.url, true, 1).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "the fork touches the broken pack:\n{r}");
     let notices = r.upload_notices();
@@ -87,7 +89,7 @@ fn a_fork_pull_request_works_with_a_read_only_token() {
         notices[0].contains("fork") && notices[0].contains("read-only token"),
         "{r}"
     );
-    assert_eq!(r.out("uploaded"), "false");
+    assert_eq!(r.out("uploaded"), Some("false"));
     assert!(
         r.summary.contains("fork"),
         "the summary says why:\n{}",
@@ -102,14 +104,14 @@ fn an_unlistable_pull_request_gates_every_pack() {
         _ => Reply::Json(403, "{}".into()),
     });
     let ws = workspace();
-    let mut env = Env::pull_request(&server.url, false, 1);
+    let mut env = pull_request(&server.url, false, 1);
     env.set("INPUT_UPLOAD", "false");
     let r = env.run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "unknown changes gate everything:\n{r}");
     assert!(r.stdout.contains("::notice title=hippo-packs (scope)::cannot list the files of pull request #7: HTTP 401: Bad credentials; every pack gates"), "{r}");
     assert!(server.uploads().is_empty(), "upload: false uploads nothing");
-    assert_eq!(r.out("uploaded"), "false");
+    assert_eq!(r.out("uploaded"), Some("false"));
 }
 
 #[test]
@@ -119,7 +121,7 @@ fn no_pack_found_is_an_error() {
     std::fs::create_dir_all(ws.path().join("docs")).unwrap();
     std::fs::create_dir_all(ws.path().join(".git/x")).unwrap();
     std::fs::write(ws.path().join(".git/x/pack.toml"), "").unwrap();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "{r}");
     assert!(
@@ -127,7 +129,7 @@ fn no_pack_found_is_an_error() {
             .contains("::error title=hippo-packs (ci)::no pack found under ."),
         "{r}"
     );
-    assert_eq!(r.out("packs"), "0");
+    assert_eq!(r.out("packs"), Some("0"));
     assert!(
         server.requests().is_empty(),
         "nothing uploaded over existing alerts"
@@ -173,7 +175,7 @@ fn without_github_it_runs_like_any_ci() {
 #[test]
 fn bad_inputs_and_unwritable_outputs() {
     let ws = workspace();
-    let mut env = Env::push("http://127.0.0.1:9");
+    let mut env = push("http://127.0.0.1:9");
     env.set("INPUT_FAIL-ON", "sometimes");
     let r = env.run(ws.path());
     assert_eq!(r.code, 2, "{r}");
@@ -201,7 +203,7 @@ fn hostile_pack_text_cannot_forge_workflow_commands() {
     let ws = workspace();
     std::fs::write(ws.path().join("packs/broken/%0A::error::forged"), "x").unwrap();
     std::fs::write(ws.path().join("packs/broken/a\n::warning::forged"), "x").unwrap();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     for l in r.stdout.lines() {
         assert!(
@@ -224,7 +226,7 @@ fn a_failing_case_fails_the_gate_and_is_reported_everywhere() {
         "the page's case expects one change"
     );
     std::fs::write(&case, text.replace("\napplied = 1\n", "\napplied = 0\n")).unwrap();
-    let r = Env::push(&server.url).run(ws.path());
+    let r = push(&server.url).run(ws.path());
     hygiene(&r);
     assert_eq!(r.code, 1, "{r}");
     assert!(
@@ -232,8 +234,8 @@ fn a_failing_case_fails_the_gate_and_is_reported_everywhere() {
             .contains("FAIL decision-log/cache-store: applied: expected 0, got 1"),
         "{r}"
     );
-    assert_eq!(r.out("failed-cases"), "1");
-    assert_eq!(r.out("errors"), "0");
+    assert_eq!(r.out("failed-cases"), Some("1"));
+    assert_eq!(r.out("errors"), Some("0"));
     assert!(
         r.annotations().iter().any(|a| a
             .starts_with("::error file=packs/good/tests/cache-store/case.toml,line=")
@@ -253,7 +255,7 @@ fn a_failing_case_fails_the_gate_and_is_reported_everywhere() {
     );
 
     // test: false runs no case, so the same packs pass.
-    let mut env = Env::push(&server.url);
+    let mut env = push(&server.url);
     env.set("INPUT_TEST", "false");
     let r = env.run(ws.path());
     assert_eq!(r.code, 0, "a control: without the cases nothing fails\n{r}");

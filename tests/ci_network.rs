@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::standin::{Reply, Request, Server, run_ci};
+use common::ci_run::Ci;
+use common::standin::{Reply, Request, Server};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -102,24 +103,20 @@ fn workspace() -> tempfile::TempDir {
     ws
 }
 
-fn vars(api: &str) -> Vec<(String, String)> {
-    [
-        ("GITHUB_API_URL", api),
+/// A push with a token and the API at `api`, annotations as workflow commands.
+fn push(api: &str) -> Ci {
+    let mut ci = Ci::new();
+    ci.set_all(&[
         ("GITHUB_REPOSITORY", "octo/packs"),
         ("GITHUB_SHA", "1111111111111111111111111111111111111111"),
         ("GITHUB_REF", "refs/heads/main"),
         ("GITHUB_EVENT_NAME", "push"),
         ("INPUT_TOKEN", "ghs_networkToken"),
         ("INPUT_ANNOTATIONS", "commands"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect()
-}
-
-fn run(ws: &Path, vars: &[(String, String)]) -> common::standin::CiRun {
-    let v: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    run_ci(ws, &v, &["--http-timeout", "5", "--upload-wait", "3"])
+    ])
+    .api(api)
+    .args(&["--http-timeout", "5", "--upload-wait", "3"]);
+    ci
 }
 
 #[test]
@@ -131,32 +128,28 @@ fn a_private_ca_is_trusted_through_ssl_cert_file_and_ssl_cert_dir() {
     std::fs::write(certs.path().join("ghes-ca.pem"), &pem).unwrap();
 
     // Control: the compiled-in roots alone do not trust the private CA.
-    let r = run(ws.path(), &vars(&gh.url));
-    assert_eq!(r.out("uploaded").as_deref(), Some("false"), "{r}");
+    let r = push(&gh.url).run(ws.path());
+    assert_eq!(r.out("uploaded"), Some("false"), "{r}");
     assert!(r.stdout.to_lowercase().contains("certificate"), "{r}");
     assert!(gh.uploads().is_empty());
 
-    let mut v = vars(&gh.url);
-    v.push((
-        "SSL_CERT_FILE".into(),
-        certs.path().join("ghes-ca.pem").display().to_string(),
-    ));
-    let r = run(ws.path(), &v);
-    assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+    let ca = certs.path().join("ghes-ca.pem");
+    let r = push(&gh.url)
+        .set("SSL_CERT_FILE", ca.to_str().unwrap())
+        .run(ws.path());
+    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
 
-    let mut v = vars(&gh.url);
-    v.push(("SSL_CERT_DIR".into(), certs.path().display().to_string()));
-    let r = run(ws.path(), &v);
-    assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+    let r = push(&gh.url)
+        .set("SSL_CERT_DIR", certs.path().to_str().unwrap())
+        .run(ws.path());
+    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     assert_eq!(gh.uploads().len(), 2);
 
     // A named file that holds no certificate is said, not ignored.
-    let mut v = vars(&gh.url);
-    v.push((
-        "SSL_CERT_FILE".into(),
-        ws.path().join("packs/good/pack.toml").display().to_string(),
-    ));
-    let r = run(ws.path(), &v);
+    let not_a_certificate = ws.path().join("packs/good/pack.toml");
+    let r = push(&gh.url)
+        .set("SSL_CERT_FILE", not_a_certificate.to_str().unwrap())
+        .run(ws.path());
     assert!(r.stdout.contains("no PEM certificate"), "{r}");
 }
 
@@ -169,17 +162,17 @@ fn https_proxy_tunnels_with_its_credentials_and_no_proxy_goes_direct() {
     std::fs::write(ca.path(), &pem).unwrap();
     let p = proxy();
     let with_proxy = |proxy_url: &str, no_proxy: Option<&str>| {
-        let mut v = vars(&gh.url);
-        v.push(("SSL_CERT_FILE".into(), ca.path().display().to_string()));
-        v.push(("HTTPS_PROXY".into(), proxy_url.to_string()));
+        let mut ci = push(&gh.url);
+        ci.set("SSL_CERT_FILE", ca.path().to_str().unwrap())
+            .set("HTTPS_PROXY", proxy_url);
         if let Some(n) = no_proxy {
-            v.push(("NO_PROXY".into(), n.to_string()));
+            ci.set("NO_PROXY", n);
         }
-        run(ws.path(), &v)
+        ci.run(ws.path())
     };
     let authed = p.url.replace("http://", "http://hippo:s3cret@");
     let r = with_proxy(&authed, None);
-    assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     let heads = p.heads.lock().unwrap().clone();
     let host = gh.url.trim_start_matches("https://");
     assert!(!heads.is_empty(), "the proxy saw nothing");
@@ -194,7 +187,7 @@ fn https_proxy_tunnels_with_its_credentials_and_no_proxy_goes_direct() {
 
     let before = heads.len();
     let r = with_proxy(&p.url, Some("127.0.0.1"));
-    assert_eq!(r.out("uploaded").as_deref(), Some("true"), "{r}");
+    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     assert_eq!(
         p.heads.lock().unwrap().len(),
         before,
@@ -206,5 +199,5 @@ fn https_proxy_tunnels_with_its_credentials_and_no_proxy_goes_direct() {
     let dead = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     let r = with_proxy(&dead, None);
-    assert_eq!(r.out("uploaded").as_deref(), Some("false"), "{r}");
+    assert_eq!(r.out("uploaded"), Some("false"), "{r}");
 }

@@ -1,7 +1,11 @@
-//! Helpers the report tests share: the binary, pack copies, the SARIF schema.
+//! Helpers the integration tests share: the binary, pack copies, the SARIF schema; running
+//! `ci` (`ci_run`), its usual scene (`ci_env`), the stand-in for GitHub's API (`standin`) and
+//! its answers (`github_api`).
 #![allow(dead_code)]
 
 pub mod ci_env;
+pub mod ci_run;
+pub mod github_api;
 pub mod standin;
 
 use std::path::{Path, PathBuf};
