@@ -5,35 +5,15 @@
 
 mod common;
 
+use common::ci_env::{TOKEN, good_workspace, on_push};
 use common::ci_run::Ci;
 use common::standin::{Reply, Server};
-use std::path::Path;
 use std::time::Duration;
-
-const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
-const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
-
-fn workspace() -> tempfile::TempDir {
-    let ws = tempfile::tempdir().unwrap();
-    common::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
-        &ws.path().join("packs/good"),
-    );
-    ws
-}
 
 /// A push with a token and the API at `api`: no case runs, short limits on the network.
 fn push(api: &str) -> Ci {
-    let mut ci = Ci::new();
-    ci.set_all(&[
-        ("GITHUB_SHA", SHA),
-        ("GITHUB_REF", "refs/heads/main"),
-        ("GITHUB_REPOSITORY", "octo/packs"),
-        ("GITHUB_EVENT_NAME", "push"),
-        ("INPUT_TOKEN", TOKEN),
-    ])
-    .api(api)
-    .args(&[
+    let mut ci = on_push(api);
+    ci.args(&[
         "--test",
         "false",
         "--http-timeout",
@@ -48,7 +28,7 @@ const RECEIPT: &str = r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "
 
 #[test]
 fn plain_http_off_loopback_is_refused() {
-    let ws = workspace();
+    let ws = good_workspace();
     // `.invalid` is reserved: nothing can answer there, and the client must not even try.
     let r = push("http://gh.invalid:9")
         .args(&["--upload", "true"])
@@ -64,7 +44,7 @@ fn plain_http_off_loopback_is_refused() {
 
 #[test]
 fn a_pagination_link_to_another_host_is_not_followed() {
-    let ws = workspace();
+    let ws = good_workspace();
     let server = Server::start(|req, _| {
         if req.path().ends_with("/pulls/7/files") {
             let page =
@@ -107,7 +87,7 @@ fn a_pagination_link_to_another_host_is_not_followed() {
 
 #[test]
 fn a_token_with_a_control_character_is_a_clear_error() {
-    let ws = workspace();
+    let ws = good_workspace();
     let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
     let r = push(&server.url)
         .set("INPUT_TOKEN", "ghs_abc\u{1}def")
@@ -127,7 +107,7 @@ fn a_token_with_a_control_character_is_a_clear_error() {
 
 #[test]
 fn rate_limits_are_waited_out_as_retry_after_says() {
-    let ws = workspace();
+    let ws = good_workspace();
     let server = Server::start(|req, n| {
         if req.method == "POST" && n == 0 {
             Reply::JsonWith(
@@ -150,7 +130,7 @@ fn rate_limits_are_waited_out_as_retry_after_says() {
 
 #[test]
 fn a_persistent_rate_limit_gets_rate_limit_advice() {
-    let ws = workspace();
+    let ws = good_workspace();
     let server = Server::start(|_, _| {
         let m = r#"{"message": "You have exceeded a secondary rate limit."}"#;
         Reply::JsonWith(403, m.into(), vec![("retry-after".into(), "0".into())])

@@ -5,11 +5,11 @@
 
 mod common;
 
+use common::ci_env::good_workspace;
 use common::ci_run::Ci;
 use common::standin::{Reply, Request, Server};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// A self-signed certificate for 127.0.0.1: (PEM, the TLS server's configuration).
@@ -94,15 +94,6 @@ fn tunnel(client: TcpStream, heads: &Mutex<Vec<String>>) {
     let _ = std::io::copy(&mut reader, &mut up_w);
 }
 
-fn workspace() -> tempfile::TempDir {
-    let ws = tempfile::tempdir().unwrap();
-    common::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log"),
-        &ws.path().join("packs/good"),
-    );
-    ws
-}
-
 /// A push with a token and the API at `api`, annotations as workflow commands.
 fn push(api: &str) -> Ci {
     let mut ci = Ci::new();
@@ -123,7 +114,7 @@ fn push(api: &str) -> Ci {
 fn a_private_ca_is_trusted_through_ssl_cert_file_and_ssl_cert_dir() {
     let (pem, config) = certificate();
     let gh = Server::start_tls(config, github);
-    let ws = workspace();
+    let ws = good_workspace();
     let certs = tempfile::tempdir().unwrap();
     std::fs::write(certs.path().join("ghes-ca.pem"), &pem).unwrap();
 
@@ -157,7 +148,7 @@ fn a_private_ca_is_trusted_through_ssl_cert_file_and_ssl_cert_dir() {
 fn https_proxy_tunnels_with_its_credentials_and_no_proxy_goes_direct() {
     let (pem, config) = certificate();
     let gh = Server::start_tls(config, github);
-    let ws = workspace();
+    let ws = good_workspace();
     let ca = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(ca.path(), &pem).unwrap();
     let p = proxy();

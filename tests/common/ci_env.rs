@@ -10,15 +10,25 @@ use std::path::{Path, PathBuf};
 pub const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
 pub const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
-/// A push to main, with a token and the API at `api`; every declared input set as the runner
-/// sets it (empty or its default), and short limits on the network.
-pub fn push(api: &str) -> Ci {
+/// A push to main, with a token and the API at `api`: GitHub's variables, no input.
+pub fn on_push(api: &str) -> Ci {
     let mut ci = Ci::new();
     ci.set_all(&[
         ("GITHUB_SHA", SHA),
         ("GITHUB_REF", "refs/heads/main"),
         ("GITHUB_REPOSITORY", "octo/packs"),
         ("GITHUB_EVENT_NAME", "push"),
+        ("INPUT_TOKEN", TOKEN),
+    ])
+    .api(api);
+    ci
+}
+
+/// `on_push` with every declared input set as the runner sets it (empty or its default), and
+/// short limits on the network.
+pub fn push(api: &str) -> Ci {
+    let mut ci = on_push(api);
+    ci.set_all(&[
         ("INPUT_PATH", "."),
         ("INPUT_TEST", "true"),
         ("INPUT_SARIF-FILE", "hippo-packs.sarif"),
@@ -26,9 +36,7 @@ pub fn push(api: &str) -> Ci {
         ("INPUT_CATEGORY", "hippo-packs"),
         ("INPUT_FAIL-ON", "error"),
         ("INPUT_SCOPE", ""),
-        ("INPUT_TOKEN", TOKEN),
     ])
-    .api(api)
     .args(&["--http-timeout", "3", "--upload-wait", "5"]);
     ci
 }
@@ -58,11 +66,17 @@ pub fn good_pack() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log")
 }
 
+/// A workspace with one pack, `packs/good` (the page's decision-log).
+pub fn good_workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    super::copy_tree(&good_pack(), &ws.path().join("packs/good"));
+    ws
+}
+
 /// A workspace `packs/good` (the page's decision-log) and `packs/broken` (the same with an
 /// unknown manifest key, an error).
 pub fn workspace() -> tempfile::TempDir {
-    let ws = tempfile::tempdir().unwrap();
-    super::copy_tree(&good_pack(), &ws.path().join("packs/good"));
+    let ws = good_workspace();
     super::copy_tree(&good_pack(), &ws.path().join("packs/broken"));
     let manifest = ws.path().join("packs/broken/pack.toml");
     let mut m = std::fs::read_to_string(&manifest).unwrap();
