@@ -5,9 +5,9 @@
 
 mod common;
 
+use common::ci_run::Ci;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The page's good pack with escapes to hidden characters in its case: the handoff, the
 /// transcript, `about`, the expectations (which then fail and are quoted).
@@ -125,30 +125,18 @@ fn every_format_of_test_shows_escaped_hidden_characters_as_code_points() {
 fn ci_shows_escaped_hidden_characters_as_code_points() {
     let ws = tempfile::tempdir().unwrap();
     hostile(&ws.path().join("packs"));
-    let (summary, outputs) = (ws.path().join("summary.md"), ws.path().join("out"));
-    std::fs::write(&summary, "").unwrap();
-    std::fs::write(&outputs, "").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
-        .env_clear()
-        .current_dir(ws.path())
-        .args(["ci", "--upload", "false", "--test", "true"])
-        .env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_WORKSPACE", ws.path())
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("GITHUB_OUTPUT", &outputs)
-        .env("INPUT_SARIF-FILE", "r.sarif")
-        .output()
-        .unwrap();
-    let (code, out, err) = common::outcome(out);
-    assert_eq!(code, 1, "{out}{err}");
-    clean("ci's log", &format!("{out}{err}"));
-    clean("ci's summary", &std::fs::read_to_string(&summary).unwrap());
+    let r = Ci::new()
+        .set("INPUT_SARIF-FILE", "r.sarif")
+        .args(&["--upload", "false", "--test", "true"])
+        .run(ws.path());
+    assert_eq!(r.code, 1, "{r}");
+    clean("ci's log", &format!("{}{}", r.stdout, r.stderr));
+    clean("ci's summary", &r.summary);
     clean(
         "ci's SARIF",
         &std::fs::read_to_string(ws.path().join("r.sarif")).unwrap(),
     );
-    let outputs = std::fs::read_to_string(&outputs).unwrap();
-    assert!(raw_hidden(&outputs).is_empty(), "{outputs}");
+    assert!(raw_hidden(&r.output).is_empty(), "{}", r.output);
 }
 
 #[test]

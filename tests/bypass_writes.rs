@@ -4,9 +4,9 @@
 
 mod common;
 
+use common::ci_run::{Ci, CiRun};
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::Command;
 
 fn victim(dir: &Path) -> std::path::PathBuf {
     let v = dir.join("victim");
@@ -50,18 +50,12 @@ fn check_and_test_reports_replace_a_link_and_leave_its_target_alone() {
     assert_eq!(std::fs::read_to_string(&v).unwrap(), "changed");
 }
 
-/// `ci` in `ws` as the container runs it, uploading nothing.
-fn ci(ws: &Path, sarif_file: &str) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
-        .env_clear()
-        .current_dir(ws)
-        .args(["ci", "--upload", "false", "--test", "false"])
-        .env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_WORKSPACE", ws)
-        .env("INPUT_SARIF-FILE", sarif_file)
-        .output()
-        .unwrap();
-    common::outcome(out)
+/// `ci` in `ws` as the container runs it, writing `sarif_file`, uploading nothing.
+fn ci(ws: &Path, sarif_file: &str) -> CiRun {
+    Ci::new()
+        .set("INPUT_SARIF-FILE", sarif_file)
+        .args(&["--upload", "false", "--test", "false"])
+        .run(ws)
 }
 
 #[test]
@@ -79,20 +73,24 @@ fn ci_refuses_a_sarif_file_through_a_link_or_outside_before_any_work() {
         ("../escape.sarif", "outside the workspace"),
         (outside_file.to_str().unwrap(), "outside the workspace"),
     ] {
-        let (code, out, err) = ci(ws.path(), file);
-        assert_eq!(code, 2, "{file}: {out}{err}");
-        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("::error")).collect();
-        assert_eq!(errors.len(), 1, "{file}: {out}");
+        let r = ci(ws.path(), file);
+        assert_eq!(r.code, 2, "{file}: {r}");
+        let errors: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("::error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{file}: {r}");
         assert!(errors[0].contains(says), "{file}: {}", errors[0]);
         assert!(
-            !out.contains("::group::"),
-            "{file}: no pack was checked: {out}"
+            !r.stdout.contains("::group::"),
+            "{file}: no pack was checked: {r}"
         );
         assert_eq!(std::fs::read_to_string(&v).unwrap(), "precious\n", "{file}");
     }
     assert!(!outside_file.exists());
     // Control: a plain path inside the workspace is written and the run passes.
-    let (code, out, err) = ci(ws.path(), ".hippo-packs/out.sarif");
-    assert_eq!(code, 0, "{out}{err}");
+    let r = ci(ws.path(), ".hippo-packs/out.sarif");
+    assert_eq!(r.code, 0, "{r}");
     assert!(ws.path().join(".hippo-packs/out.sarif").is_file());
 }

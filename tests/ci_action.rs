@@ -3,6 +3,7 @@
 mod common;
 
 use common::ci_env::*;
+use common::ci_run::parse_outputs;
 use common::github_api::*;
 use common::standin::Server;
 use std::path::Path;
@@ -77,6 +78,21 @@ fn every_input_of_action_yml_has_a_flag_and_every_output_is_written() {
     let mut declared: Vec<&String> = outputs.iter().collect();
     declared.sort();
     assert_eq!(written, declared, "{r}");
+    // A control: outputs are read in the runner's delimiter form only, each value closed.
+    let d = "ghadelimiter_0123456789abcdef";
+    assert_eq!(
+        parse_outputs(&format!("packs<<{d}\n2\n{d}\n")).map(|o| o["packs"].clone()),
+        Ok("2".to_string())
+    );
+    assert!(parse_outputs("packs=2\n").is_err(), "the plain form");
+    assert!(
+        parse_outputs(&format!("packs<<{d}\n2\n")).is_err(),
+        "unclosed"
+    );
+    assert!(
+        parse_outputs("packs<<EOF\n2\nEOF\n").is_err(),
+        "not a runner's"
+    );
 
     let action = repo_file("action.yml");
     for needed in [
