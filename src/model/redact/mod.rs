@@ -122,6 +122,12 @@ pub fn first_match_bytes(bytes: &[u8]) -> Option<Match> {
     scan::scan(bytes, true).into_iter().next()
 }
 
+/// The anchor search on its own, for the fuzz target that holds it to Aho-Corasick's
+/// leftmost-first search (`fuzz/fuzz_targets/redact.rs`): the anchors, and the hits of a text as
+/// `(anchor, start)`.
+#[doc(hidden)]
+pub use scan::{anchor_hits, anchors};
+
 /// Every match over bytes that need not be UTF-8.
 pub fn matches_bytes(bytes: &[u8]) -> Vec<Match> {
     scan::scan(bytes, false)

@@ -112,6 +112,16 @@ pub fn warm() {
     }
 }
 
+/// The anchors the search looks for, in its order (a hit names one by its index).
+pub fn anchors() -> &'static [String] {
+    &ANCHORS.patterns
+}
+
+/// Every anchor hit of `hay` as `(anchor, start)`, in order: what the detectors are run at.
+pub fn anchor_hits(hay: &[u8]) -> Vec<(usize, usize)> {
+    FINDER.find_iter(hay).collect()
+}
+
 /// The matches of the text, in order and not overlapping; with `first_only`, at most the first
 /// one (the same one the full scan puts first), found without looking further than needed.
 pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
