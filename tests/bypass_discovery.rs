@@ -92,11 +92,7 @@ fn folders_discovery_cannot_enter_are_errors_naming_them() {
     let ws = blocked_workspace();
     let r = scope_all().run(ws.path());
     assert_eq!(r.code, 1, "{r}");
-    let errors: Vec<&str> = r
-        .annotations()
-        .into_iter()
-        .filter(|l| l.starts_with("::error"))
-        .collect();
+    let errors = r.errors();
     let want = [
         "packs/linked: a symbolic link to a folder holding a pack.toml",
         "packs/odd\u{FFFD}: a folder whose name is not UTF-8",

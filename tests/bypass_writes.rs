@@ -75,11 +75,7 @@ fn ci_refuses_a_sarif_file_through_a_link_or_outside_before_any_work() {
     ] {
         let r = ci(ws.path(), file);
         assert_eq!(r.code, 2, "{file}: {r}");
-        let errors: Vec<&str> = r
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("::error"))
-            .collect();
+        let errors = r.errors();
         assert_eq!(errors.len(), 1, "{file}: {r}");
         assert!(errors[0].contains(says), "{file}: {}", errors[0]);
         assert!(

@@ -171,6 +171,14 @@ impl CiRun {
             .collect()
     }
 
+    /// The `::error` annotations printed.
+    pub fn errors(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error"))
+            .collect()
+    }
+
     /// The annotations about the upload (`title=hippo-packs (upload)`).
     pub fn upload_notices(&self) -> Vec<&str> {
         self.stdout
