@@ -72,6 +72,15 @@ fn pass(template: &str, reads: &[&str]) -> Pass {
     }
 }
 
+/// A note's text in the fixture (empty when it has none).
+fn note_text(notes: &[(&str, &str)], id: &str) -> String {
+    notes
+        .iter()
+        .find(|(n, _)| *n == id)
+        .map_or("", |(_, t)| t)
+        .to_string()
+}
+
 fn fixture() -> (Vec<Session>, Vec<(&'static str, &'static str)>) {
     let s1 = Session {
         id: "s1".into(),
@@ -133,13 +142,7 @@ fn every_length_and_rendering_matches_the_whole_prompt() {
                     sessions: vec![],
                 },
             ] {
-                let mut text = |id: &str| {
-                    notes
-                        .iter()
-                        .find(|(n, _)| *n == id)
-                        .map_or("", |(_, t)| t)
-                        .to_string()
-                };
+                let mut text = |id: &str| note_text(&notes, id);
                 let draft = Draft::new(&call, &sessions, &lines, &mut text);
                 for keep in 0..=7 {
                     let want = whole(&p, &call, &sessions, &notes, keep);
@@ -179,13 +182,7 @@ fn a_growing_chunk_has_the_length_of_its_whole_prompt() {
         let tpl = Template::new(&p);
         for order in [[0usize, 1], [1, 0]] {
             let mut grow = Growing::new(&tpl, &cands);
-            let mut text = |id: &str| {
-                notes
-                    .iter()
-                    .find(|(n, _)| *n == id)
-                    .map_or("", |(_, t)| t)
-                    .to_string()
-            };
+            let mut text = |id: &str| note_text(&notes, id);
             for end in 1..=2 {
                 let got = grow.add(&sessions, &lines, order[end - 1], &mut text);
                 let call = super::super::chunk(&order[..end], &sessions, &cands);
