@@ -193,10 +193,7 @@ pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|p| p.as_deref().is_some_and(|p| pointers.contains(&p)))
     };
-    let kept = |d: &Diagnostic| {
-        let id = d.rule.id;
-        RULES.iter().chain(super::paths::RULES).any(|r| r.id == id)
-    };
+    let kept = |d: &Diagnostic| matches!(d.rule.family(), "layout" | "paths");
     out.retain(|d| kept(d) || !about_pointer(d));
     for p in pointers {
         out.push(Diagnostic::file(
