@@ -16,6 +16,7 @@ use super::text::TextScan;
 use crate::core::Rule;
 use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
+use crate::model::decode::{Format, View, css_urls};
 use crate::pack::PackFile;
 use std::sync::LazyLock;
 
@@ -36,10 +37,12 @@ declare_rules! {
 
     /// A URL in a file other than the README or licence
     ///
-    /// http:// or https:// in any file but README.md and LICENSE*. Prompts and personas should hold
-    /// no links: a link in a prompt invites the model to fetch or cite something outside the
-    /// evidence, and a link in a persona or pass file has no use. Reported once per file, at the
-    /// first URL.
+    /// http:// or https:// in any file but README.md and LICENSE*, and in theme.css a url() or
+    /// @import naming an absolute or protocol-relative URL (//host/...; data: is not one). Prompts
+    /// and personas should hold no links: a link in a prompt invites the model to fetch or cite
+    /// something outside the evidence, and a link in a persona or pass file has no use. Strings are
+    /// judged as their parser decodes them, so an escape cannot hide a URL. Reported once per file,
+    /// at the first URL.
     ///
     /// How to fix: Remove the link; put references for people in README.md.
     pub static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
@@ -202,18 +205,20 @@ pub fn first_encoded_run(bytes: &[u8]) -> Option<Span> {
 }
 
 fn message(f: &Finding<'_>) -> String {
-    let text = || String::from_utf8_lossy(f.text);
-    if f.rule == &INJECTION_PHRASE {
+    message_of(f.rule, f.text, f.span.end - f.span.start)
+}
+
+/// The message of a finding quoting `text`; `len` is the length of the run it judged.
+fn message_of(rule: &Rule, text: &[u8], len: usize) -> String {
+    let text = || String::from_utf8_lossy(text);
+    if rule == &INJECTION_PHRASE {
         format!("injection-shaped phrase \"{}\"", text())
-    } else if f.rule == &SHELL_TEXT {
+    } else if rule == &SHELL_TEXT {
         format!("shell-shaped text \"{}\"", text())
-    } else if f.rule == &URL_OUTSIDE_README {
+    } else if rule == &URL_OUTSIDE_README {
         "a URL outside README.md".to_string()
     } else {
-        format!(
-            "a run of {} encoded-looking characters",
-            f.span.end - f.span.start
-        )
+        format!("a run of {len} encoded-looking characters")
     }
 }
 
@@ -228,28 +233,74 @@ pub fn url_applies_to(path: &str) -> bool {
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        check_file(f, None, out);
+        let view = f
+            .complete
+            .then(|| crate::model::decode::view_bytes(&f.path, &f.bytes))
+            .flatten();
+        check_file(f, None, view.as_ref(), out);
     }
+}
+
+/// A finding located and quoted in the bytes as written, with its message.
+struct Located {
+    rule: &'static Rule,
+    span: Span,
+    message: String,
 }
 
 /// The content findings of one file. `text` is the text walk over its bytes when the file was
 /// read whole: a file of plain ASCII in which it found no hidden character folds to itself, so
-/// it is searched as it is, without a second look at each byte for folding.
-pub fn check_file(f: &PackFile, text: Option<&TextScan>, out: &mut Vec<Diagnostic>) {
+/// it is searched as it is, without a second look at each byte for folding. `view` is its
+/// decoded text when it has one: then that is what is folded and judged, each finding mapped
+/// back to the bytes as written and quoted there.
+pub fn check_file(
+    f: &PackFile,
+    text: Option<&TextScan>,
+    view: Option<&View>,
+    out: &mut Vec<Diagnostic>,
+) {
     let all = applies_to(&f.path);
     if !all && !url_applies_to(&f.path) {
         return;
     }
-    let plain = text.is_some_and(|t| t.invisible.is_empty() && t.ignorable.is_empty())
+    let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
+    let css = Format::of(&f.path) == Some(Format::Css);
+    let plain = view.is_none()
+        && text.is_some_and(|t| t.invisible.is_empty() && t.ignorable.is_empty())
         && f.bytes.is_ascii();
-    let folded = if plain { None } else { fold(&f.bytes) };
+    let folded = if plain { None } else { fold(hay) };
     // Under tests/ only URLs count: a file without `://` once folded (most transcripts) costs a
     // byte search, not the whole scan.
-    let haystack = folded.as_ref().map_or(&f.bytes[..], |x| &x.text[..]);
-    if !all && memchr::memmem::find(haystack, b"://").is_none() {
+    let searched = folded.as_ref().map_or(hay, |x| x.text.as_slice());
+    if !all && !css && memchr::memmem::find(searched, b"://").is_none() {
         return;
     }
-    for finding in scan_folded(&f.bytes, folded) {
+    // The bytes read: a file over its size limit is scanned as far as it was read.
+    let found = scan_folded(hay, folded).into_iter();
+    let mut found: Vec<Located> = match view {
+        None => found
+            .map(|d| Located {
+                rule: d.rule,
+                span: d.span,
+                message: message(&d),
+            })
+            .collect(),
+        Some(v) => found
+            .map(|d| {
+                let span = v.raw_span(d.span);
+                let written = &f.bytes[span.start..span.end];
+                Located {
+                    rule: d.rule,
+                    span,
+                    message: message_of(d.rule, written, d.span.end - d.span.start),
+                }
+            })
+            .collect(),
+    };
+    if css {
+        css_url(f, view, &mut found);
+    }
+    for finding in found {
         if !all && finding.rule != &URL_OUTSIDE_README {
             continue;
         }
@@ -257,8 +308,32 @@ pub fn check_file(f: &PackFile, text: Option<&TextScan>, out: &mut Vec<Diagnosti
             finding.rule,
             &f.path,
             finding.span,
-            message(&finding),
+            finding.message,
         ));
+    }
+}
+
+/// A style sheet's first `url()` or `@import` naming an absolute or protocol-relative URL is its
+/// URL warning when it comes before the first `http://` or `https://` (one warning a file).
+fn css_url(f: &PackFile, view: Option<&View>, found: &mut Vec<Located>) {
+    let first = match view {
+        Some(v) => css_urls(&v.text).first().map(|s| v.raw_span(*s)),
+        None => std::str::from_utf8(&f.bytes)
+            .ok()
+            .and_then(|t| css_urls(t).first().copied()),
+    };
+    let Some(span) = first else {
+        return;
+    };
+    let url = found.iter_mut().find(|l| l.rule == &URL_OUTSIDE_README);
+    match url {
+        Some(l) if l.span.start <= span.start => {}
+        Some(l) => l.span = span,
+        None => found.push(Located {
+            rule: &URL_OUTSIDE_README,
+            span,
+            message: message_of(&URL_OUTSIDE_README, b"", 0),
+        }),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span, is_ignorable, is_invisible, is_unusual_space};
+use crate::model::decode::View;
 
 declare_rules! {
     /// A character a person cannot see but a model reads
@@ -239,20 +240,6 @@ pub struct TextScan {
     pub unusual_spaces: Vec<UnusualSpace>,
 }
 
-impl TextScan {
-    /// Every hidden character's span (both sets), in order: what content matching leaves out.
-    pub fn hidden_spans(&self) -> Vec<Span> {
-        let mut spans: Vec<Span> = self
-            .invisible
-            .iter()
-            .chain(&self.ignorable)
-            .map(|r| r.span)
-            .collect();
-        spans.sort_by_key(|s| s.start);
-        spans
-    }
-}
-
 /// The character at the start of `bytes` when it is UTF-8 (`bytes` is not empty).
 fn decode(bytes: &[u8]) -> Option<char> {
     let window = &bytes[..bytes.len().min(4)];
@@ -371,12 +358,20 @@ fn make_run(
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files.iter().filter(|f| f.complete) {
-        report(&f.path, &f.bytes, &scan_bytes(&f.bytes), out);
+        let scan = scan_bytes(&f.bytes);
+        report(&f.path, &scan, out);
+        let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
+        if let Some(view) = &view
+            && !f.in_tests()
+        {
+            report_escapes(&f.path, view, out);
+        }
+        report_unusual_spaces(&f.path, &scan, view.as_ref(), out);
     }
 }
 
 /// The text family's findings in one file: `scan` is [`scan_bytes`] of its `bytes`.
-pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnostic>) {
+pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
     for run in &scan.invisible {
         out.push(Diagnostic::at(
             &INVISIBLE_CHARACTER,
@@ -393,13 +388,6 @@ pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnosti
             ignorable_message(run),
         ));
     }
-    if prose_rules_apply(path)
-        && let Some(d) = unusual_space_warning(path, &scan.unusual_spaces)
-    {
-        out.push(d);
-    }
-    // The walk stopped at the first byte that is not UTF-8: what comes before it is text.
-    escaped(path, &bytes[..scan.not_utf8.unwrap_or(bytes.len())], out);
     if let Some(at) = scan.not_utf8 {
         out.push(Diagnostic::at(
             &NOT_UTF8,
@@ -410,23 +398,34 @@ pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnosti
     }
 }
 
-/// Escapes that decode to hidden characters, in the files hippo installs (`model::escapes`).
-fn escaped(path: &str, valid: &[u8], out: &mut Vec<Diagnostic>) {
-    let Some(toml) = crate::model::escapes::dialect_of(path) else {
-        return;
-    };
-    if memchr::memchr(b'\\', valid).is_none() {
+/// The one `unusual-space` warning of a file outside `tests/`, `README.md` and `LICENSE*`: the
+/// unusual spaces its walk found (`scan`) and those its escapes decode to (`view`, at the
+/// backslash), counted together.
+pub fn report_unusual_spaces(
+    path: &str,
+    scan: &TextScan,
+    view: Option<&View>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !prose_rules_apply(path) {
         return;
     }
-    let Ok(text) = std::str::from_utf8(valid) else {
-        return;
-    };
-    let escapes = if toml {
-        crate::model::escapes::toml_escapes(text)
-    } else {
-        crate::model::escapes::json_escapes(text)
-    };
-    for run in crate::model::escapes::hidden_runs(&escapes) {
+    let escaped = view.into_iter().flat_map(|v| &v.escapes);
+    let escaped = escaped.filter(|e| is_unusual_space(e.decoded));
+    let mut spaces = scan.unusual_spaces.clone();
+    spaces.extend(escaped.map(|e| UnusualSpace {
+        span: e.span,
+        c: e.decoded,
+    }));
+    spaces.sort_by_key(|s| s.span.start);
+    out.extend(unusual_space_warning(path, &spaces));
+}
+
+/// Escapes that decode to hidden characters, in the files hippo installs (the caller asks for
+/// files outside `tests/` only): the same error, or warning, as the character written raw, at
+/// the escape's backslash (`model::decode`).
+pub fn report_escapes(path: &str, view: &View, out: &mut Vec<Diagnostic>) {
+    for run in view.hidden_runs() {
         let d = if run.invisible {
             Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())
         } else {

@@ -96,12 +96,7 @@ fn unusual_spaces_are_found_in_order_and_common_ones_are_not() {
 fn one_unusual_space_warning_per_file_counts_the_rest() {
     let mut out = Vec::new();
     let text = "x\u{2800}y\nz\u{2009}w\u{2009}";
-    report(
-        "prompts/a.md",
-        text.as_bytes(),
-        &scan_bytes(text.as_bytes()),
-        &mut out,
-    );
+    report_unusual_spaces("prompts/a.md", &scan_bytes(text.as_bytes()), None, &mut out);
     let got: Vec<(&str, &str)> = out
         .iter()
         .map(|d| (d.rule.id, d.message.as_str()))
@@ -113,22 +108,39 @@ fn one_unusual_space_warning_per_file_counts_the_rest() {
     assert_eq!(out[0].span, Some(Span::new(1, 4)));
     let one = "x\u{2800}y";
     out.clear();
-    report(
-        "pack.toml",
-        one.as_bytes(),
-        &scan_bytes(one.as_bytes()),
-        &mut out,
-    );
+    report_unusual_spaces("pack.toml", &scan_bytes(one.as_bytes()), None, &mut out);
     assert_eq!(out[0].message, "U+2800, an unusual space");
     // Control: README.md, LICENSE and tests/ are not looked at.
     for path in ["README.md", "LICENSE", "tests/c/notes/n.md"] {
         out.clear();
-        report(
-            path,
-            text.as_bytes(),
-            &scan_bytes(text.as_bytes()),
-            &mut out,
-        );
+        report_unusual_spaces(path, &scan_bytes(text.as_bytes()), None, &mut out);
         assert!(out.is_empty(), "{path}");
     }
+}
+
+#[test]
+fn an_escape_to_an_unusual_space_counts_with_the_raw_ones() {
+    let toml = "description = \"a\\u2800b\"\nname = \"x\u{2003}y\"\n";
+    let view = crate::model::decode::view("pack.toml", toml).unwrap();
+    let mut out = Vec::new();
+    report_unusual_spaces(
+        "pack.toml",
+        &scan_bytes(toml.as_bytes()),
+        Some(&view),
+        &mut out,
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].message, "U+2800, an unusual space and 1 more");
+    assert_eq!(out[0].span, Some(Span::new(16, 22)), "at the escape");
+    // Control: an escape to an ordinary space is not unusual.
+    let plain = "description = \"a\\u0020b\"\n";
+    let view = crate::model::decode::view("pack.toml", plain).unwrap();
+    out.clear();
+    report_unusual_spaces(
+        "pack.toml",
+        &scan_bytes(plain.as_bytes()),
+        Some(&view),
+        &mut out,
+    );
+    assert!(out.is_empty());
 }
