@@ -129,7 +129,7 @@ pub struct TestArgs {
 
 #[derive(Args, Debug)]
 pub struct InitArgs {
-    /// The folder to write (created; it must be empty or missing).
+    /// The folder to write (created; it must be missing or hold only dot-files, such as `.git`).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Write a theme pack instead of a pass pack.
