@@ -51,6 +51,9 @@ pub enum Format {
     /// Every finding with its source line and a caret, `help:` lines and a summary (ruff's
     /// name for the same thing).
     Full,
+    /// One line a finding, `path:line:col: severity[rule-id] message`, for editors and grep
+    /// (ruff's name for the same thing).
+    Concise,
 }
 
 /// When `--format full` uses colour.

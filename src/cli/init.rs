@@ -122,9 +122,11 @@ fn empty_or_missing(dir: &Path) -> Result<(), String> {
                 for entry in entries {
                     let entry = entry.map_err(|e| format!("cannot read it: {e}"))?;
                     if !entry.file_name().as_encoded_bytes().starts_with(b".") {
-                        return Err("the folder is not empty; init writes only into a new folder \
+                        return Err(
+                            "the folder is not empty; init writes only into a new folder \
                              or one holding only dot-files (.git)"
-                            .into());
+                                .into(),
+                        );
                     }
                 }
                 Ok(())
