@@ -6,6 +6,10 @@ use crate::core::Span;
 /// The input budget of a pass file that does not set `input_budget_bytes`.
 pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
 
+/// The most `test` lets one prompt hold: it uses the smaller of `input_budget_bytes` and this
+/// (hippo accepts any positive budget; docs/testing-packs.md, "Budget").
+pub const INPUT_BUDGET_CAP: u64 = 10_000_000;
+
 /// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
 /// its rule (the pack then has errors and `test` runs nothing); string values are kept as
 /// written so that, say, a prompt it names still counts as referenced.
