@@ -85,6 +85,38 @@ pub struct Diagnostic {
     /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
     /// and the machine formats; never part of the page's text line.
     pub hint: Option<String>,
+    /// The redaction finding's secrets, every one of the file, in file order (empty for every
+    /// other finding). The text line names the file once; the other formats place each.
+    pub secrets: Vec<Secret>,
+}
+
+/// One secret of a file: where it is and how every format shows it, never whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// The detector's kind (`github-pat`).
+    pub kind: &'static str,
+    /// Byte span of the secret as written in the file.
+    pub span: Span,
+    /// Filled by `rules::resolve`, as [`Diagnostic::region`] and [`Diagnostic::fingerprint`].
+    pub region: Region,
+    pub fingerprint: Option<String>,
+    /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
+    pub masked: String,
+}
+
+impl Secret {
+    /// `secret` is the secret's text (decoded when the file spells it with escapes); only its
+    /// first four characters are kept, escaped as the text output escapes pack text.
+    pub fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
+        let head: String = secret.chars().take(4).collect();
+        Secret {
+            kind,
+            span,
+            region: Region::default(),
+            fingerprint: None,
+            masked: format!("{}\u{2026}[{kind}]", super::escape::line(&head)),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -103,6 +135,7 @@ impl Diagnostic {
             },
             fingerprint: None,
             hint: None,
+            secrets: Vec::new(),
         }
     }
 
@@ -161,12 +194,19 @@ impl Diagnostic {
             style: Style::Bare,
             fingerprint: None,
             hint: None,
+            secrets: Vec::new(),
         }
     }
 
     /// Adds a help line beyond the rule's (see [`Diagnostic::hint`]).
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Attaches the secrets a redaction finding covers (see [`Diagnostic::secrets`]).
+    pub fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
+        self.secrets = secrets;
         self
     }
 

@@ -56,8 +56,9 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
 fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
     let mut all: Vec<SarifResult<'_>> = Vec::new();
     for r in reports {
-        for d in &r.diagnostics {
-            all.push(result(r, d));
+        // A redaction finding is one result per secret of its file.
+        for d in r.diagnostics.iter().flat_map(super::machine::placed) {
+            all.push(result(r, &d));
         }
         // An allowed warning stays a result, dismissed: code scanning shows it as such.
         for a in &r.allowed {
@@ -148,7 +149,7 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
     }
 }
 
-fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
+fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
     let region = &d.region;
     SarifResult {
         rule_id: d.rule.id,
@@ -166,8 +167,8 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
                 },
             },
         }],
-        partial_fingerprints: d.fingerprint.as_deref().map(|h| Fingerprints {
-            primary_location_line_hash: h,
+        partial_fingerprints: d.fingerprint.as_ref().map(|h| Fingerprints {
+            primary_location_line_hash: h.clone(),
         }),
         suppressions: None,
         properties: ResultProperties {
@@ -400,7 +401,7 @@ struct SarifResult<'a> {
     message: Text,
     locations: [Location; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
-    partial_fingerprints: Option<Fingerprints<'a>>,
+    partial_fingerprints: Option<Fingerprints>,
     #[serde(skip_serializing_if = "Option::is_none")]
     suppressions: Option<[Suppression; 1]>,
     properties: ResultProperties<'a>,
@@ -444,8 +445,8 @@ struct Region {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Fingerprints<'a> {
-    primary_location_line_hash: &'a str,
+struct Fingerprints {
+    primary_location_line_hash: String,
 }
 
 #[derive(Serialize)]
