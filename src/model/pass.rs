@@ -6,8 +6,9 @@ use crate::core::Span;
 /// The input budget of a pass file that does not set `input_budget_bytes`.
 pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
 
-/// The most input `test` sends in one call, whatever `input_budget_bytes` says (hippo accepts any
-/// positive value; a larger one is the `input-budget` warning).
+/// The most `test` lets one prompt hold: it uses the smaller of `input_budget_bytes` and this
+/// (hippo accepts any positive value; a larger one is the `input-budget` warning;
+/// docs/testing-packs.md, "Budget").
 pub const INPUT_BUDGET_CAP: u64 = 10_000_000;
 
 /// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
