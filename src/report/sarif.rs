@@ -172,6 +172,7 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
         suppressions: None,
         properties: ResultProperties {
             pack: r.display_name(),
+            evidence: d.evidence,
         },
     }
 }
@@ -451,6 +452,8 @@ struct Fingerprints<'a> {
 #[derive(Serialize)]
 struct ResultProperties<'a> {
     pack: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<&'static str>,
 }
 
 #[cfg(test)]

@@ -53,12 +53,14 @@ pub fn check_file(f: &PackFile, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Some(m) = crate::model::redact::first_match_bytes(&f.bytes) {
-        let d = Diagnostic::key(
+        let mut d = Diagnostic::key(
             &REDACTION,
             &f.path,
             m.span,
             format!("redaction would change it ({})", m.kind),
         );
+        // A checksum that holds is evidence, never the condition (docs/redaction.md).
+        d.evidence = m.verified.then_some("verified-shape");
         out.push(if f.in_tests() {
             d
         } else {
@@ -151,6 +153,40 @@ mod tests {
         );
         let at = transcript.find("AKIA").unwrap();
         assert_eq!(e.span, Some(Span::new(at, at + 20)));
+    }
+
+    /// A GitHub token whose CRC32 tail holds carries `verified-shape`; one whose tail does not
+    /// is reported all the same, without it.
+    #[test]
+    fn a_checksum_is_evidence_on_the_finding() {
+        let random = "Zq8Vn3Lr0Tw5Ke7Hb2Yd4Pm6Xs9Ca1";
+        let crc = crc32fast::hash(random.as_bytes());
+        let tail: String = (0..6)
+            .rev()
+            .map(|k| {
+                let digits = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+                digits[(crc / 62u32.pow(k) % 62) as usize] as char
+            })
+            .collect();
+        let good = format!("ghp_{random}{tail}");
+        let bad = format!("ghp_{random}{}", "Qx7Rt2");
+        let p = pack(&[
+            ("tests/c/notes/good.md", good.into_bytes(), true),
+            ("tests/c/notes/made-up.md", bad.into_bytes(), true),
+        ]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        let evidence: Vec<_> = out
+            .iter()
+            .map(|d| (d.subject.as_deref(), d.evidence))
+            .collect();
+        assert_eq!(
+            evidence,
+            [
+                (Some("tests/c/notes/good.md"), Some("verified-shape")),
+                (Some("tests/c/notes/made-up.md"), None),
+            ]
+        );
     }
 
     #[test]

@@ -107,6 +107,12 @@ const KEY_OF: &[&str] = &[
     "subscription",
     "admin",
 ];
+/// Services whose name before `key` says the key is theirs (`openai_key`, `AZURE_SEARCH_KEY`,
+/// `stripe_key`), besides [`PROVIDERS`].
+const KEY_OF_SERVICE: &[&str] = &[
+    "search", "storage", "openai", "cohere", "mistral", "groq", "gemini", "deepseek", "sentry",
+    "datadog", "heroku", "mailgun", "algolia", "firebase", "pinecone", "supabase", "vercel",
+];
 /// Providers whose name may follow the secret word (`TOKEN_GITHUB`, `AWS_BEARER_TOKEN_BEDROCK`).
 const PROVIDERS: &[&str] = &[
     "bedrock",
@@ -186,8 +192,12 @@ pub fn secret_name(name: &[u8]) -> Option<bool> {
     if SECRET.contains(&last.as_str()) {
         return Some(password);
     }
-    (last == "key" && parts.len() >= 2 && KEY_OF.contains(&parts[parts.len() - 2].as_str()))
-        .then_some(password)
+    let before = parts.len().checked_sub(2).map(|k| parts[k].as_str());
+    (last == "key"
+        && before.is_some_and(|b| {
+            KEY_OF.contains(&b) || KEY_OF_SERVICE.contains(&b) || PROVIDERS.contains(&b)
+        }))
+    .then_some(password)
 }
 
 /// Whole names that say which kind of secret they hold.

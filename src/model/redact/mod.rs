@@ -11,6 +11,7 @@
 //! input, valid UTF-8 or not, is scanned in linear time.
 
 mod context;
+mod curl;
 mod finder;
 mod generic;
 mod keys;

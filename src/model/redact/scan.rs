@@ -17,6 +17,9 @@ pub struct Match {
     pub kind: &'static str,
     /// Byte offsets in the input; always on ASCII bytes, so on character boundaries.
     pub span: Span,
+    /// The token's structure checks out (a CRC32 tail, a PyPI macaroon): the `verified-shape`
+    /// evidence of JSON and SARIF. A match without it is still a match.
+    pub verified: bool,
 }
 
 /// The finder's patterns: every spelling of every anchor, each once, with the rows to try
@@ -173,7 +176,7 @@ fn named_kind(value: &[u8]) -> Option<&'static str> {
         }
         let m = pattern(row)?.find(value)?;
         let whole = m.end() == value.len() || !stop.holds(value[m.end()]);
-        (whole && m.end() == value.len() && passes(verify, value)).then_some(d.id)
+        (whole && m.end() == value.len() && passes(verify, value).is_some()).then_some(d.id)
     })
 }
 
@@ -183,8 +186,11 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
     let anchor = FORMS[row]
         .iter()
         .find(|f| hay[i..].starts_with(f.as_bytes()))?;
-    let (kind, start, end) = match d.shape {
-        Shape::Scan(f) => f(hay, i, anchor)?,
+    let (kind, start, end, verified) = match d.shape {
+        Shape::Scan(f) => {
+            let (kind, start, end) = f(hay, i, anchor)?;
+            (kind, start, end, false)
+        }
         Shape::Token {
             back, stop, verify, ..
         } => {
@@ -199,10 +205,7 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
                 return None;
             }
             let body = &hay[(start + back + anchor.len()).min(end)..end];
-            if !passes(verify, body) {
-                return None;
-            }
-            (d.id, start, end)
+            (d.id, start, end, passes(verify, body)?)
         }
     };
     let value = &hay[start..end];
@@ -217,6 +220,7 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
     Some(Match {
         kind,
         span: Span::new(start, end),
+        verified,
     })
 }
 

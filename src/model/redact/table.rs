@@ -8,6 +8,7 @@
 //! assignment). docs/redaction.md describes every row.
 
 use super::context;
+use super::curl;
 use super::generic;
 use super::keys;
 
@@ -142,6 +143,11 @@ const SLACK: &[&str] = &["xox"];
 /// `Q~`) or too rare to spend one of the finder's patterns on. They name the kind of a
 /// secret-named assignment whose value has their shape (`TWILIO_API_KEY=SK...`).
 const NAMED_ONLY: &[&str] = &[];
+/// Azure AD client secrets: the digit before `Q~` and `Q~` (the three characters before are
+/// read back from the anchor).
+const AZURE_Q: &[&str] = &[
+    "0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~",
+];
 
 /// Google's published sample API keys (documentation and client samples).
 const GOOGLE_SAMPLES: &[u64] = &[
@@ -193,9 +199,12 @@ pub static TABLE: &[Detector] = &[
     token("gcp-oauth-client-secret", "GCP/Google", &["GOCSPX-"],
         r"GOCSPX-[A-Za-z0-9_-]{28}", Url64, Entropy(3.0),
         "Google OAuth client secrets: GOCSPX- + 28"),
-    token("azure-ad-client-secret", "Azure", NAMED_ONLY, r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        Azure, Entropy(3.5),
-        "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more (assigned to a secret-named key)"),
+    Detector { shape: Shape::Token { pattern: r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", back: 3,
+        stop: Azure, verify: Entropy(3.5) }, ..token("azure-ad-client-secret", "Azure", AZURE_Q, "", Azure,
+        Entropy(3.5), "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more") },
+    token("microsoft-teams-webhook", "Azure", &["office.com/webhook"],
+        r"office\.com/webhook(?:b2)?/[0-9a-z-]{36}@[0-9a-z-]{36}/IncomingWebhook/[0-9a-z]{32}/[0-9a-z-]{36}",
+        Url64, Entropy(3.0), "Microsoft Teams incoming webhooks: office.com/webhook(b2)/<ids>/IncomingWebhook/<32>/<id>"),
     token("github-pat", "GitHub", &["ghp_"], r"ghp_[A-Za-z0-9]{36}", Word, GitHubCrc,
         "ghp_ + 36 whose last 6 are the CRC32 of the 30 before"),
     token("github-oauth", "GitHub", &["gho_"], r"gho_[A-Za-z0-9]{36}", Word, GitHubCrc,
@@ -240,16 +249,23 @@ pub static TABLE: &[Detector] = &[
     token("slack-app-token", "Slack", &["xapp-"], r"(?i:xapp)-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
         Word, Entropy(3.0), "xapp-1-... app-level tokens"),
     token("slack-config-access-token", "Slack", SLACK,
-        r"(?i:xoxe\.xox[bp]-[0-9]-[A-Z0-9]{163,166})", Word, Entropy(3.0),
+        r"(?i:xoxe\.xox[bp]-[0-9]-[A-Z0-9]{155,170})", Word, Entropy(3.0),
         "xoxe.xoxb-/xoxe.xoxp- configuration tokens"),
-    token("slack-config-refresh-token", "Slack", SLACK, r"(?i:xoxe-[0-9]-[A-Z0-9]{146})",
+    token("slack-config-refresh-token", "Slack", SLACK, r"(?i:xoxe-[0-9]-[A-Z0-9]{140,150})",
         Word, Entropy(3.0), "xoxe-1-... configuration refresh tokens"),
     token("slack-legacy-bot-token", "Slack", SLACK, r"xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}",
         Word, Entropy(3.0), "legacy bot tokens"),
     token("slack-legacy-workspace-token", "Slack", SLACK,
-        r"xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}", Word, Entropy(3.0), "legacy workspace tokens"),
+        r"xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}(?:-[0-9A-Za-z]{8,48}){0,4}", Word, Entropy(3.0),
+        "legacy workspace tokens"),
     token("slack-legacy-token", "Slack", SLACK,
         r"xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]+", Word, Entropy(3.0), "legacy tokens"),
+    token("slack-bot-token", "Slack", SLACK,
+        r"xoxb-(?:[0-9]{1,3}-)?[0-9A-Za-z]{6,15}-[0-9A-Za-z]{6,15}-[0-9A-Za-z-]{6,66}", Url64, Mixed,
+        "other xoxb- shapes: three groups of letters and digits"),
+    token("slack-user-token", "Slack", SLACK,
+        r"xox[pe]-(?:[0-9]{1,3}-)?[0-9A-Za-z]{6,15}-[0-9A-Za-z]{6,15}-[0-9A-Za-z-]{6,66}", Url64, Mixed,
+        "other xoxp-/xoxe- shapes"),
     scanner("slack-webhook-url", "Slack", &["hooks.slack.com/"], false, context::slack_webhook,
         "hooks.slack.com/services/... (the URL is the credential)"),
     Detector { samples: STRIPE_SAMPLES, ..token("stripe-access-token", "Stripe", &["sk_", "rk_"],
@@ -311,6 +327,8 @@ pub static TABLE: &[Detector] = &[
     scanner("authorization-header", "Authorization headers", &["uthorization", "UTHORIZATION"],
         false, context::authorization,
         "Bearer/Token/Bot/Api-Token credentials, Basic base64(user:password)"),
+    scanner("curl-auth-user", "Authorization headers", &["curl"], false, curl::scan,
+        "curl -u/--user user:password, and curl -H with a credential header (Api-Token:, X-Api-Key:)"),
     scanner("url-credentials", "credentials in URLs", &["://"], false, context::url_credentials,
         "scheme://user:password@host (any scheme: https, ftp, amqp, redis, postgres, ...)"),
     scanner("generic-api-key", "secret-named assignments", generic::ANCHORS, false, generic::scan,

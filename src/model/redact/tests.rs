@@ -22,11 +22,9 @@ fn every_positive_is_found_with_its_kind_and_span() {
         assert!(ids.contains(&kind), "{kind} is not listed by kinds()");
         let r = redact(&p.text);
         let at = p.text.find(&p.secret).expect("the secret is in its text");
-        let want = vec![Match {
-            kind,
-            span: Span::new(at, at + p.secret.len()),
-        }];
-        if r.matches != want {
+        let want = vec![(kind, Span::new(at, at + p.secret.len()))];
+        let got: Vec<(&str, Span)> = r.matches.iter().map(|m| (m.kind, m.span)).collect();
+        if got != want {
             wrong.push(format!("{kind} in {:?}: {:?}", p.text, r.matches));
             continue;
         }
@@ -35,6 +33,25 @@ fn every_positive_is_found_with_its_kind_and_span() {
         assert_eq!(first_match(&p.text), r.matches.first().copied());
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A checksum raises confidence and never gates: a token of exact prefix and shape whose CRC32
+/// tail does not hold is found, without the `verified` evidence.
+#[test]
+fn checksums_are_evidence_not_a_gate() {
+    let r = &mut Rng(5);
+    for prefix in ["ghp_", "gho_", "npm_"] {
+        let good = format!("{prefix}{}", corpus::crc_body(r, false));
+        let bad = format!("{prefix}{}", corpus::crc_body(r, true));
+        let m = first_match(&good).expect("a token with its checksum");
+        assert!(m.verified, "{good}");
+        let m = first_match(&bad).expect("a token whose checksum fails");
+        assert!(!m.verified, "{bad}");
+        assert_eq!(m.span, Span::new(0, bad.len()));
+    }
+    // control: a JWT is found by its header, with no checksum to verify
+    let t = jwt(r, r#"{"alg":"HS256","typ":"JWT"}"#);
+    assert!(!first_match(&t).expect("a JWT").verified);
 }
 
 #[test]
