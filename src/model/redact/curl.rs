@@ -28,7 +28,7 @@ const HEADERS: &[&[u8]] = &[
 
 /// The first credential of the `curl` command at `i`.
 pub fn scan(hay: &[u8], i: usize, anchor: &str) -> Found {
-    if !boundary_before(hay, i) || !hay.get(i + anchor.len()).is_some_and(|&b| b == b' ') {
+    if !boundary_before(hay, i) || hay.get(i + anchor.len()) != Some(&b' ') {
         return None;
     }
     let end = command_end(hay, i);
