@@ -180,7 +180,7 @@ def run_all(binary, corpus, cases, work, markdown, misses=None):
     results["kingfisher"] = kingfisher_found(corpus, work)
     if misses:
         for c in cases:
-            if c["family"] == misses and (c["file"] in results["hippo-packs"]) != bool(c["kind"]):
+            if c["family"] in misses.split(",") and (c["file"] in results["hippo-packs"]) != bool(c["kind"]):
                 what = "MISSED" if c["kind"] else "FLAGGED"
                 print(f"--- {what} {c['file']} ({c.get('rule', c['kind'])})")
                 print((corpus / c["file"]).read_text()[:600])
@@ -202,7 +202,7 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--gitleaks-repo", help="a mirror of gitleaks/gitleaks (its rules' examples)")
     ap.add_argument("--kingfisher-repo", help="a mirror of mongodb/kingfisher (its rules' examples)")
-    ap.add_argument("--misses", help="print the cases of this family that hippo-packs gets wrong")
+    ap.add_argument("--misses", help="print the cases of these families (comma-separated) that hippo-packs gets wrong")
     ap.add_argument("--peers-only", action="store_true", help="skip the project's own corpus")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="secrets-diff-") as tmp:

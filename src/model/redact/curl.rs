@@ -1,6 +1,7 @@
 //! Credentials on a `curl` command line: `-u`/`--user user:password` and `-H`/`--header` with a
 //! header named like a secret (`Api-Token: ...`, `X-Api-Key: ...`). An `Authorization` header
-//! is the Authorization scanner's; here only what curl alone says is a credential.
+//! is the Authorization scanner's; here only what curl alone says is a credential. Also the
+//! `.netrc` entry curl (and git, pip, wandb) reads: `machine <host> login <user> password <pw>`.
 
 use super::context::is_password_placeholder;
 use super::shape::*;
@@ -143,12 +144,61 @@ fn header(hay: &[u8], (s, e): (usize, usize)) -> Found {
     ok.then_some(("authorization-header", v, end))
 }
 
+/// `machine <host> login <user> password <password>` (on one line or several): the password is
+/// the match, unless it is a placeholder.
+pub fn netrc(hay: &[u8], i: usize, anchor: &str) -> Found {
+    if !boundary_before(hay, i) {
+        return None;
+    }
+    let end = hay.len().min(i + 512);
+    let mut k = i + anchor.len();
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    while words.len() < 5 {
+        let s = run_end(hay, k, 32, |b| b.is_ascii_whitespace());
+        let e = run_end(hay, s, 256, |b| {
+            b.is_ascii_graphic() && b != b'"' && b != b'`'
+        });
+        if s == k && k != i + anchor.len() || e == s || e > end {
+            return None;
+        }
+        words.push((s, e));
+        k = e;
+    }
+    let word = |n: usize| &hay[words[n].0..words[n].1];
+    if word(1) != b"login" || word(3) != b"password" {
+        return None;
+    }
+    let (s, e) = words[4];
+    let p = &hay[s..e];
+    (!is_password_placeholder(p) && p.len() >= 8 && has_digit(p) && has_alpha(p)).then_some((
+        "netrc-credentials",
+        s,
+        e,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn found(text: &str) -> Option<&str> {
         scan(text.as_bytes(), 0, "curl").map(|(_, s, e)| &text[s..e])
+    }
+
+    #[test]
+    fn netrc_entries() {
+        let pw = format!("{}{}", "7cc938e45e63", "e9014f88f811");
+        let text = format!("machine api.example.org\n  login ada\n  password {pw}\n");
+        let at = text.find("machine").unwrap_or(0);
+        let found = netrc(text.as_bytes(), at, "machine").map(|(_, s, e)| &text[s..e]);
+        assert_eq!(found, Some(&*pw));
+        // controls: a placeholder password, prose about a machine
+        for text in [
+            "machine h login ada password pass123",
+            "the machine login screen asks for a password first",
+        ] {
+            assert_eq!(netrc(text.as_bytes(), 0, "machine"), None, "{text}");
+        }
     }
 
     #[test]

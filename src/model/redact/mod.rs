@@ -18,6 +18,7 @@ mod keys;
 mod scan;
 mod shape;
 mod table;
+mod vendors;
 mod verify;
 
 use std::borrow::Cow;

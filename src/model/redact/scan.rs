@@ -10,6 +10,9 @@ use crate::core::Span;
 use regex::bytes::Regex;
 use std::sync::{LazyLock, OnceLock};
 
+/// How far before its anchor a token may start (a row's `back`; a test holds the table to it).
+pub const MAX_BACK: usize = 80;
+
 /// One secret-looking span of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Match {
@@ -134,8 +137,8 @@ pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
     let mut best: Option<(Match, usize)> = None;
     for (pattern, start) in FINDER.find_iter(hay) {
         // Hits come in order; a match starts at or after its hit (or, for a row with `back`, at
-        // at most 32 bytes before), so no later hit can come before the best match so far.
-        if best.is_some_and(|(b, _)| start > b.span.start + 32) {
+        // at most `MAX_BACK` bytes before), so no later hit can come before the best match so far.
+        if best.is_some_and(|(b, _)| start > b.span.start + MAX_BACK) {
             break;
         }
         for &row in &ANCHORS.rows[pattern] {
@@ -238,6 +241,11 @@ mod tests {
         assert!(Finder::new(&ANCHORS.patterns).is_ok());
         let short: Vec<&String> = ANCHORS.patterns.iter().filter(|p| p.len() < 3).collect();
         assert!(short.is_empty(), "{short:?}");
+        for d in TABLE.iter() {
+            if let Shape::Token { back, .. } = d.shape {
+                assert!(back <= MAX_BACK, "{}", d.id);
+            }
+        }
         // control: every row with anchors can be reached through one of them
         for (row, d) in TABLE.iter().enumerate() {
             let reached = ANCHORS.rows.iter().any(|r| r.contains(&row));

@@ -1,7 +1,7 @@
 //! Verification of a token's structure: the CRC32 tails of GitHub's and npm's tokens, the
 //! macaroon inside a PyPI token, and the entropy and character-class tests of the others.
 
-use super::shape::{base64_decode, entropy, has_digit, is_placeholder};
+use super::shape::{base64_decode, entropy, has_digit, is_placeholder, is_written_placeholder};
 use super::table::Verify;
 
 /// Whether `body` (the token after its fixed prefix) passes `verify`: `None` when it does not,
@@ -31,6 +31,7 @@ fn shape_passes(verify: Verify, body: &[u8]) -> bool {
                 && !is_placeholder(body)
         }
         Verify::GitHubCrc | Verify::NpmCrc | Verify::PyPiMacaroon => false,
+        Verify::Exact => !is_written_placeholder(body),
         Verify::OpenAi => {
             (super::shape::contains(body, b"T3BlbkFJ") && !is_placeholder(body)) || mixed(body)
         }

@@ -7,6 +7,7 @@ mod context;
 mod models;
 mod near;
 mod near_misc;
+mod rows;
 mod tokens;
 
 use super::verify::{BASE62, base62_6};
@@ -50,12 +51,14 @@ pub fn all() -> Vec<Case> {
     let mut v = positives();
     v.extend(near::near_misses());
     v.extend(near_misc::near_misses());
+    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_none()));
     v
 }
 
 pub fn positives() -> Vec<Case> {
     let mut v = context::positives();
     v.extend(tokens::positives());
+    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_some()));
     v
 }
 
