@@ -256,3 +256,63 @@ fn secrets_inside_json_transcripts_are_found_and_the_line_stays_json() {
             .contains("PRIVATE KEY")
     );
 }
+
+const TABLE_START: &str = "<!-- kinds: generated from the detector rows; `UPDATE_DOCS=1 cargo test --lib model::redact::tests::the_kinds_table_is_current` rewrites it -->";
+const TABLE_END: &str = "<!-- end of the generated kinds table -->";
+
+/// docs/redaction.md's table of every kind, one row per kind as [`kinds`] lists them.
+fn kinds_markdown() -> String {
+    let mut out =
+        format!("{TABLE_START}\n| kind | family | what it matches |\n| --- | --- | --- |\n");
+    for k in kinds() {
+        let what = k.what.replace('|', "\\|");
+        out.push_str(&format!("| `{}` | {} | {what} |\n", k.id, k.family));
+    }
+    out.push_str(TABLE_END);
+    out
+}
+
+/// The generated block of `doc` replaced by `table` (None: the markers are missing).
+fn with_table(doc: &str, table: &str) -> Option<String> {
+    let start = doc.find(TABLE_START)?;
+    let end = doc[start..].find(TABLE_END)? + start + TABLE_END.len();
+    Some(format!("{}{table}{}", &doc[..start], &doc[end..]))
+}
+
+#[test]
+fn the_kinds_table_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/redaction.md");
+    let doc = std::fs::read_to_string(path).expect("docs/redaction.md");
+    let table = kinds_markdown();
+    let want = with_table(&doc, &table).expect("docs/redaction.md holds the table's markers");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &want).expect("docs/redaction.md is writable");
+    }
+    assert!(
+        doc == want,
+        "docs/redaction.md's kinds table is stale: run `UPDATE_DOCS=1 cargo test --lib model::redact::tests::the_kinds_table_is_current`"
+    );
+    // control: every kind is a row, and a table missing one is noticed
+    assert_eq!(table.lines().count(), kinds().len() + 4);
+    let edited = table.replacen("| `github-pat` |", "| `github-pet` |", 1);
+    assert_ne!(with_table(&doc, &edited), Some(doc.clone()));
+}
+
+/// The random-looking strings of a coding session that are not secrets: no finding at all.
+#[test]
+fn realistic_negatives_have_no_finding() {
+    let negatives = corpus::realistic::negatives();
+    let flagged: Vec<String> = negatives
+        .iter()
+        .filter_map(|t| first_match(t).map(|m| format!("{}: {t}", m.kind)))
+        .collect();
+    assert!(flagged.is_empty(), "{}", flagged.join("\n"));
+    assert!(negatives.len() >= 30, "{}", negatives.len());
+    // control: the same lines with a key appended are caught, each
+    let r = &mut Rng(9);
+    let key = format!("ghp_{}", corpus::crc_body(r, false));
+    for t in &negatives {
+        let m = first_match(&format!("{t} {key}")).map(|m| m.kind);
+        assert_eq!(m, Some("github-pat"), "{t}");
+    }
+}

@@ -114,8 +114,6 @@ pub static VENDORS: &[Detector] = &[
     // messaging and mail
     row("sendinblue-api-token", "Brevo", &["xkeysib-"], r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", Word,
         Entropy(3.0), "xkeysib- + 64 hex - 16"),
-    row("mailgun-private-api-token", "Mailgun", &["key-"], r"key-[a-f0-9]{32}", Word, Entropy(3.0),
-        "key- + 32 hex"),
     // observability
     row("grafana-cloud-api-token", "Grafana", &["glc_"], r"glc_[A-Za-z0-9+/]{32,400}={0,2}", Base64,
         Entropy(3.5), "glc_ + 32 or more"),
@@ -137,7 +135,7 @@ pub static VENDORS: &[Detector] = &[
         "PMAK- + 24 hex - 34 hex"),
     row("mongodb-atlas-service-account-secret", "MongoDB Atlas", &["mdb_sa_sk_"], r"mdb_sa_sk_[A-Za-z0-9_-]{40}",
         Url64, Entropy(3.5), "service account secrets: mdb_sa_sk_ + 40"),
-    row("twitter-bearer-token", "Twitter/X", &["AAAAAAAAAAAAAAAAAAAAA"], r"A{22}[A-Za-z0-9%]{80,100}", Word,
+    row("twitter-bearer-token", "Twitter/X", &["AAAAAAAAAAAAAAAAAAAAA"], r"A{22}[B-Za-z0-9%][A-Za-z0-9%]{79,99}", Word,
         Entropy(4.0), "app bearer tokens: 22 A + 80 to 100"),
     // AI providers and their tooling
     row("langsmith-api-key", "LangSmith", &["lsv2_"], r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", Word,

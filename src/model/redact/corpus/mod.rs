@@ -7,6 +7,7 @@ mod context;
 mod models;
 mod near;
 mod near_misc;
+pub mod realistic;
 mod rows;
 mod tokens;
 
@@ -52,6 +53,11 @@ pub fn all() -> Vec<Case> {
     v.extend(near::near_misses());
     v.extend(near_misc::near_misses());
     v.extend(rows::cases().into_iter().filter(|c| c.kind.is_none()));
+    v.extend(
+        realistic::negatives()
+            .into_iter()
+            .map(|t| near("other text", t)),
+    );
     v
 }
 
