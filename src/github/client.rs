@@ -2,8 +2,9 @@
 //! every request, bounded retries with back-off on server errors, and rate limits waited out as
 //! GitHub's `Retry-After` says (docs/security.md, "The Action's HTTP client").
 //!
-//! The token never leaves for another host or in clear: an `http://` API URL is refused unless
-//! it is a loopback address, and [`Answer::next_page`] follows a pagination `Link` only to the
+//! The token never leaves for another host or in clear: the API URL is parsed as a URL, one
+//! with a user name or password is refused, an `http://` one is refused unless its host is a
+//! loopback address, and [`Answer::next_page`] follows a pagination `Link` only to the
 //! API's own origin.
 //!
 //! octocrab is built lean (see Cargo.toml): no OpenSSL, rustls with ring and the webpki roots
@@ -202,48 +203,56 @@ impl Answer {
     }
 }
 
-/// `scheme://host[:port]`, lower-cased, of an absolute URL.
+/// `scheme://host[:port]` of an absolute http(s) URL, as the URL standard serializes it
+/// (host lower-cased, a default port left out); none for a URL with a user name or password.
 fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    if authority.is_empty() || authority.contains('@') {
-        return None;
-    }
-    Some(format!("{}://{}", scheme, authority).to_ascii_lowercase())
+    let u = url::Url::parse(url).ok()?;
+    let plain = u.username().is_empty() && u.password().is_none();
+    let o = u.origin();
+    (plain && o.is_tuple()).then(|| o.ascii_serialization())
 }
 
-/// Why an API URL would send the token in clear: `http://` to anything but a loopback address.
-fn insecure(api_url: &str) -> Option<String> {
-    let o = origin(api_url)?;
-    let host = o.strip_prefix("http://")?;
-    let host = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+/// The API URL parsed as a URL, or why it is refused: not an absolute http(s) URL with a host;
+/// a user name or password in it (userinfo, never shown: it may be a credential); `http://` to
+/// anything but a loopback host, which would send the token in clear.
+fn api_base(api_url: &str) -> Result<url::Url, String> {
+    let not_url = || format!("GITHUB_API_URL is not an http(s) URL: {api_url}");
+    let u = url::Url::parse(api_url).map_err(|_| not_url())?;
+    if !u.username().is_empty() || u.password().is_some() {
+        return Err("GITHUB_API_URL holds a user name or password before its host; refused: the token travels in the Authorization header only".to_string());
+    }
+    let loopback = match u.host() {
+        Some(url::Host::Domain(d)) => d == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => return Err(not_url()),
     };
-    let loopback = host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    (!loopback).then(|| {
-        format!("GITHUB_API_URL {o} is http://, not https://: the token would travel in clear; only a loopback address may be plain http")
-    })
+    match u.scheme() {
+        "https" => Ok(u),
+        "http" if loopback => Ok(u),
+        "http" => Err(format!(
+            "GITHUB_API_URL {} is http://, not https://: the token would travel in clear; only a loopback address may be plain http",
+            u.origin().ascii_serialization()
+        )),
+        _ => Err(not_url()),
+    }
 }
 
 impl Http {
-    /// Builds the client. Must run inside the tokio runtime. Refuses an `http://` API URL that
-    /// is not a loopback address, and a token no HTTP header can carry (never naming it).
+    /// Builds the client. Must run inside the tokio runtime. Refuses an API URL [`api_base`]
+    /// refuses, and a token no HTTP header can carry (never naming it).
     pub fn new(api_url: &str, token: Option<&str>, timeout: Duration) -> Result<Http, String> {
-        if let Some(why) = insecure(api_url) {
-            return Err(why);
-        }
+        let base = api_base(api_url)?;
         if token.is_some_and(|t| t.chars().any(char::is_control)) {
             return Err("the token holds a control character (a line break, say), which no HTTP header can carry; check the secret the `token` input reads".to_string());
         }
-        let crab = build(api_url, token, timeout)?;
+        // The client is built from the URL as parsed above, so the check and the connection
+        // read the same host.
+        let crab = build(base.as_str().trim_end_matches('/'), token, timeout)?;
         Ok(Http {
             crab,
             timeout,
-            origin: origin(api_url).unwrap_or_default(),
+            origin: base.origin().ascii_serialization(),
         })
     }
 

@@ -1,9 +1,9 @@
 //! The parsed documents of a pack, with spans, knowing nothing of rules: the manifest's kind,
 //! pass files, prompts' placeholders, fixture cases, transcripts (both formats), timestamps, the
-//! TOML reader that keeps spans, the string escapes of TOML and JSON, and the redaction detectors.
+//! TOML reader that keeps spans, the decoded strings of TOML, JSON and CSS, and the redaction detectors.
 
 pub mod case;
-pub mod escapes;
+pub mod decode;
 pub mod manifest;
 pub mod pass;
 pub mod prompt;

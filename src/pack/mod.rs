@@ -16,6 +16,9 @@ pub const MAX_ENTRIES: usize = 10_000;
 /// pack is then far over its 524,288-byte limit anyway).
 pub const READ_BUDGET: u64 = 1 << 20;
 
+/// The first line of a Git LFS pointer file (the LFS specification, "The pointer").
+pub const LFS_POINTER_LINE: &str = "version https://git-lfs.github.com/spec/v1";
+
 /// Something the walk could not do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WalkProblem {
@@ -93,6 +96,14 @@ impl PackFile {
         } else {
             None
         }
+    }
+
+    /// Whether the file is a Git LFS pointer: its first line is
+    /// `version https://git-lfs.github.com/spec/v1` (the pointer format's first key; the content
+    /// it stands for was never fetched).
+    pub fn is_lfs_pointer(&self) -> bool {
+        let rest = self.bytes.strip_prefix(LFS_POINTER_LINE.as_bytes());
+        matches!(rest, Some(r) if r.is_empty() || r.starts_with(b"\n") || r.starts_with(b"\r\n"))
     }
 
     pub fn in_tests(&self) -> bool {
@@ -190,5 +201,39 @@ impl Pack {
             });
         }
         pack
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(bytes: &[u8]) -> PackFile {
+        PackFile {
+            path: "prompts/p.md".into(),
+            size: bytes.len() as u64,
+            bytes: bytes.to_vec(),
+            complete: true,
+        }
+    }
+
+    #[test]
+    fn an_lfs_pointer_is_known_by_its_first_line() {
+        for yes in [
+            "version https://git-lfs.github.com/spec/v1\noid sha256:ab\nsize 3\n",
+            "version https://git-lfs.github.com/spec/v1\r\noid sha256:ab\r\n",
+            "version https://git-lfs.github.com/spec/v1",
+        ] {
+            assert!(file(yes.as_bytes()).is_lfs_pointer(), "{yes:?}");
+        }
+        // Controls: the line elsewhere, longer, or indented is not a pointer.
+        for no in [
+            "# P\nversion https://git-lfs.github.com/spec/v1\n",
+            "version https://git-lfs.github.com/spec/v10\n",
+            " version https://git-lfs.github.com/spec/v1\n",
+            "",
+        ] {
+            assert!(!file(no.as_bytes()).is_lfs_pointer(), "{no:?}");
+        }
     }
 }

@@ -10,6 +10,7 @@ use super::declare::declare_rules;
 use super::text::TextScan;
 use crate::core::Rule;
 use crate::core::{Diagnostic, Span};
+use crate::model::decode::{Format, View, css_urls};
 use crate::pack::PackFile;
 use std::sync::LazyLock;
 
@@ -30,10 +31,12 @@ declare_rules! {
 
     /// A URL in a file other than the README or licence
     ///
-    /// http:// or https:// in any file but README.md and LICENSE*. Prompts and personas should hold
-    /// no links: a link in a prompt invites the model to fetch or cite something outside the
-    /// evidence, and a link in a persona or pass file has no use. Reported once per file, at the
-    /// first URL.
+    /// http:// or https:// in any file but README.md and LICENSE*, and in theme.css a url() or
+    /// @import naming an absolute or protocol-relative URL (//host/...; data: is not one). Prompts
+    /// and personas should hold no links: a link in a prompt invites the model to fetch or cite
+    /// something outside the evidence, and a link in a persona or pass file has no use. Strings are
+    /// judged as their parser decodes them, so an escape cannot hide a URL. Reported once per file,
+    /// at the first URL.
     ///
     /// How to fix: Remove the link; put references for people in README.md.
     pub static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
@@ -273,18 +276,20 @@ pub fn first_encoded_run(bytes: &[u8]) -> Option<Span> {
 }
 
 fn message(f: &Finding<'_>) -> String {
-    let text = || String::from_utf8_lossy(f.text);
-    if f.rule == &INJECTION_PHRASE {
+    message_of(f.rule, f.text, f.span.end - f.span.start)
+}
+
+/// The message of a finding quoting `text`; `len` is the length of the run it judged.
+fn message_of(rule: &Rule, text: &[u8], len: usize) -> String {
+    let text = || String::from_utf8_lossy(text);
+    if rule == &INJECTION_PHRASE {
         format!("injection-shaped phrase \"{}\"", text())
-    } else if f.rule == &SHELL_TEXT {
+    } else if rule == &SHELL_TEXT {
         format!("shell-shaped text \"{}\"", text())
-    } else if f.rule == &URL_OUTSIDE_README {
+    } else if rule == &URL_OUTSIDE_README {
         "a URL outside README.md".to_string()
     } else {
-        format!(
-            "a run of {} encoded-looking characters",
-            f.span.end - f.span.start
-        )
+        format!("a run of {len} encoded-looking characters")
     }
 }
 
@@ -299,28 +304,74 @@ pub fn url_applies_to(path: &str) -> bool {
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        check_file(f, None, out);
+        let view = f
+            .complete
+            .then(|| crate::model::decode::view_bytes(&f.path, &f.bytes))
+            .flatten();
+        check_file(f, None, view.as_ref(), out);
     }
+}
+
+/// A finding located and quoted in the bytes as written, with its message.
+struct Located {
+    rule: &'static Rule,
+    span: Span,
+    message: String,
 }
 
 /// The content findings of one file. `text` is the text walk over its bytes when the file was
 /// read whole: the characters matching leaves out are the hidden runs it found, so the bytes
-/// are not looked at a second time for them.
-pub fn check_file(f: &PackFile, text: Option<&TextScan>, out: &mut Vec<Diagnostic>) {
+/// are not looked at a second time for them. `view` is its decoded text when it has one: then
+/// that is what is judged, each finding mapped back to the bytes as written and quoted there.
+pub fn check_file(
+    f: &PackFile,
+    text: Option<&TextScan>,
+    view: Option<&View>,
+    out: &mut Vec<Diagnostic>,
+) {
     let all = applies_to(&f.path);
+    let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
+    let css = Format::of(&f.path) == Some(Format::Css);
     // Under tests/ only URLs count: a file without `://` (most transcripts) costs one byte
     // search, not the whole scan.
-    let url_only = url_applies_to(&f.path) && memchr::memmem::find(&f.bytes, b"://").is_some();
+    let url_only = url_applies_to(&f.path) && (css || memchr::memmem::find(hay, b"://").is_some());
     if !all && !url_only {
         return;
     }
-    let stripped = match text {
-        Some(t) if t.not_utf8.is_none() => strip_spans(&f.bytes, &t.hidden_spans()),
-        // Bytes that are not UTF-8, or a cut file: the content rules find their own.
-        _ => strip_hidden(&f.bytes),
+    let mut found: Vec<Located> = match view {
+        None => {
+            let stripped = match text {
+                Some(t) if t.not_utf8.is_none() => strip_spans(&f.bytes, &t.hidden_spans()),
+                // Bytes that are not UTF-8, or a cut file: the content rules find their own.
+                _ => strip_hidden(&f.bytes),
+            };
+            // The bytes read: a file over its size limit is scanned as far as it was read.
+            scan_stripped(&f.bytes, stripped)
+                .into_iter()
+                .map(|d| Located {
+                    rule: d.rule,
+                    span: d.span,
+                    message: message(&d),
+                })
+                .collect()
+        }
+        Some(v) => scan(hay)
+            .into_iter()
+            .map(|d| {
+                let span = v.raw_span(d.span);
+                let written = &f.bytes[span.start..span.end];
+                Located {
+                    rule: d.rule,
+                    span,
+                    message: message_of(d.rule, written, d.span.end - d.span.start),
+                }
+            })
+            .collect(),
     };
-    // The bytes read: a file over its size limit is scanned as far as it was read.
-    for finding in scan_stripped(&f.bytes, stripped) {
+    if css {
+        css_url(f, view, &mut found);
+    }
+    for finding in found {
         if !all && finding.rule != &URL_OUTSIDE_README {
             continue;
         }
@@ -328,8 +379,32 @@ pub fn check_file(f: &PackFile, text: Option<&TextScan>, out: &mut Vec<Diagnosti
             finding.rule,
             &f.path,
             finding.span,
-            message(&finding),
+            finding.message,
         ));
+    }
+}
+
+/// A style sheet's first `url()` or `@import` naming an absolute or protocol-relative URL is its
+/// URL warning when it comes before the first `http://` or `https://` (one warning a file).
+fn css_url(f: &PackFile, view: Option<&View>, found: &mut Vec<Located>) {
+    let first = match view {
+        Some(v) => css_urls(&v.text).first().map(|s| v.raw_span(*s)),
+        None => std::str::from_utf8(&f.bytes)
+            .ok()
+            .and_then(|t| css_urls(t).first().copied()),
+    };
+    let Some(span) = first else {
+        return;
+    };
+    let url = found.iter_mut().find(|l| l.rule == &URL_OUTSIDE_README);
+    match url {
+        Some(l) if l.span.start <= span.start => {}
+        Some(l) => l.span = span,
+        None => found.push(Located {
+            rule: &URL_OUTSIDE_README,
+            span,
+            message: message_of(&URL_OUTSIDE_README, b"", 0),
+        }),
     }
 }
 

@@ -57,6 +57,18 @@ declare_rules! {
     ///
     /// How to fix: Make the entry readable, or delete it.
     pub static UNREADABLE = "unreadable", Error, VeryHigh;
+
+    /// A Git LFS pointer instead of the file
+    ///
+    /// A file whose first line is `version https://git-lfs.github.com/spec/v1` is the small
+    /// pointer Git LFS leaves in place of a tracked file when its content was not fetched. hippo
+    /// would install the pointer, not the prompt or note it stands for, and the content LFS
+    /// serves is never read by a check. The file's other rules are skipped: the pointer is not
+    /// the file, so its warnings would be about the wrong text.
+    ///
+    /// How to fix: Run `git lfs pull` before checking, or do not track pack files with Git LFS
+    /// (a pack's files are small text).
+    pub static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
 }
 
 /// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
@@ -160,6 +172,35 @@ pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 format!("the walk stopped after {MAX_ENTRIES} entries: the pack holds more"),
             ),
         });
+    }
+}
+
+/// A Git LFS pointer is reported, and every other finding about it dropped but those of the
+/// layout and path rules (where a pointer stands is still the pack's layout; what it holds is
+/// not the file's text). `out` holds the pack's findings so far.
+pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
+    let pointers: Vec<&str> = pack
+        .files
+        .iter()
+        .filter(|f| f.is_lfs_pointer())
+        .map(|f| f.path.as_str())
+        .collect();
+    if pointers.is_empty() {
+        return;
+    }
+    let about_pointer = |d: &Diagnostic| {
+        [&d.file, &d.subject]
+            .iter()
+            .any(|p| p.as_deref().is_some_and(|p| pointers.contains(&p)))
+    };
+    let kept = |d: &Diagnostic| matches!(d.rule.family(), "layout" | "paths");
+    out.retain(|d| kept(d) || !about_pointer(d));
+    for p in pointers {
+        out.push(Diagnostic::file(
+            &LFS_POINTER,
+            p,
+            "a Git LFS pointer, not the file",
+        ));
     }
 }
 
@@ -279,6 +320,48 @@ mod tests {
             Some(Place::ThemeCss)
         );
         assert_eq!(place(Kind::Pass, "tests/c/transcripts/x.json"), None);
+    }
+
+    const POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1\n\
+        oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1337\n";
+
+    /// The findings about `path` in a pack whose prompt (and `extra.md`) is `prompt`.
+    fn findings(prompt: &[u8], path: &str) -> Vec<String> {
+        let pack = Pack::from_files(&[
+            ("pack.toml", b"name = \"p\"\n"),
+            ("prompts/p.md", prompt),
+            ("extra.md", prompt),
+        ]);
+        super::super::run(&pack)
+            .diagnostics
+            .iter()
+            .filter(|d| d.file.as_deref() == Some(path))
+            .map(|d| format!("{} {}", d.rule.id, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn an_lfs_pointer_is_an_error_and_silences_the_files_other_rules() {
+        assert_eq!(
+            findings(POINTER, "prompts/p.md"),
+            ["lfs-pointer a Git LFS pointer, not the file"]
+        );
+        // Where it stands is still the layout's business.
+        assert_eq!(
+            findings(POINTER, "extra.md"),
+            [
+                "unexpected-file ",
+                "lfs-pointer a Git LFS pointer, not the file"
+            ]
+        );
+        // Control: the same text not on the first line is a prompt, judged as one.
+        let quoted = [b"# P\n\n".as_slice(), POINTER].concat();
+        let got = findings(&quoted, "prompts/p.md");
+        assert!(!got.iter().any(|f| f.starts_with("lfs-pointer")), "{got:?}");
+        assert!(
+            got.iter().any(|f| f.starts_with("closing-instruction")),
+            "{got:?}"
+        );
     }
 
     #[test]

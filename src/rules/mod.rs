@@ -128,6 +128,7 @@ pub fn run(pack: &Pack) -> Checked {
             }
         }
     }
+    layout::lfs_pointers(pack, &mut out.diagnostics);
     finish(pack, &mut out.diagnostics);
     out
 }

@@ -6,6 +6,7 @@
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Severity};
+use crate::model::decode::View;
 use crate::pack::{Pack, PackFile};
 
 declare_rules! {
@@ -42,21 +43,25 @@ pub fn kinds_text() -> String {
 /// byte scans).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in &pack.files {
-        check_file(f, out);
+        let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
+        check_file(f, view.as_ref(), out);
     }
 }
 
-/// The redaction finding of one file, if any.
-pub fn check_file(f: &PackFile, out: &mut Vec<Diagnostic>) {
+/// The redaction finding of one file, if any. `view` is its decoded text when it has one: a
+/// secret spelled with escapes is the secret, found at the bytes as written.
+pub fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) {
     // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
     if !f.complete {
         return;
     }
-    if let Some(m) = crate::model::redact::first_match_bytes(&f.bytes) {
+    let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
+    if let Some(m) = crate::model::redact::first_match_bytes(hay) {
+        let span = view.map_or(m.span, |v| v.raw_span(m.span));
         let mut d = Diagnostic::key(
             &REDACTION,
             &f.path,
-            m.span,
+            span,
             format!("redaction would change it ({})", m.kind),
         );
         // A checksum that holds is evidence, never the condition (docs/redaction.md).

@@ -2,6 +2,11 @@
 //! characters, escapes), the content warnings and redaction, run over each file while it is in
 //! cache.
 //!
+//! The content warnings and redaction judge the file's decoded text when it has one (a TOML,
+//! JSON or CSS file with a backslash: `crate::model::decode`), each finding mapped back to the
+//! bytes as written; the UTF-8 and hidden-character walk reads the bytes as written, and the
+//! escapes that decode to hidden characters are reported outside `tests/`.
+//!
 //! One walk over a file's bytes ([`text::scan_bytes`]) validates UTF-8 and finds every hidden
 //! character. The content rules reuse what it found: the characters their matching leaves out
 //! are the runs the walk reported, so a file with none (the usual case) is searched as it is,
@@ -12,6 +17,7 @@
 
 use super::{content, redaction, text};
 use crate::core::Diagnostic;
+use crate::model::decode;
 use crate::pack::Pack;
 
 /// Runs the text, content and redaction rules over every file of the pack.
@@ -21,10 +27,20 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         // but the content rules scan what was read.
         let scan = f.complete.then(|| text::scan_bytes(&f.bytes));
         if let Some(scan) = &scan {
-            text::report(&f.path, &f.bytes, scan, out);
+            text::report(&f.path, scan, out);
         }
-        content::check_file(f, scan.as_ref(), out);
-        redaction::check_file(f, out);
+        // The strings of a TOML, JSON or CSS file read whole, decoded (none: no backslash).
+        let view = scan
+            .as_ref()
+            .filter(|s| s.not_utf8.is_none())
+            .and_then(|_| decode::view_bytes(&f.path, &f.bytes));
+        if let Some(view) = &view
+            && !f.in_tests()
+        {
+            text::report_escapes(&f.path, view, out);
+        }
+        content::check_file(f, scan.as_ref(), view.as_ref(), out);
+        redaction::check_file(f, view.as_ref(), out);
     }
 }
 

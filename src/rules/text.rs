@@ -2,6 +2,7 @@
 
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
+use crate::model::decode::View;
 
 declare_rules! {
     /// A character a person cannot see but a model reads
@@ -309,12 +310,17 @@ fn make_run(
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files.iter().filter(|f| f.complete) {
-        report(&f.path, &f.bytes, &scan_bytes(&f.bytes), out);
+        report(&f.path, &scan_bytes(&f.bytes), out);
+        if let Some(view) = crate::model::decode::view_bytes(&f.path, &f.bytes)
+            && !f.in_tests()
+        {
+            report_escapes(&f.path, &view, out);
+        }
     }
 }
 
 /// The text family's findings in one file: `scan` is [`scan_bytes`] of its `bytes`.
-pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnostic>) {
+pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
     for run in &scan.invisible {
         out.push(Diagnostic::at(
             &INVISIBLE_CHARACTER,
@@ -331,8 +337,6 @@ pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnosti
             ignorable_message(run),
         ));
     }
-    // The walk stopped at the first byte that is not UTF-8: what comes before it is text.
-    escaped(path, &bytes[..scan.not_utf8.unwrap_or(bytes.len())], out);
     if let Some(at) = scan.not_utf8 {
         out.push(Diagnostic::at(
             &NOT_UTF8,
@@ -343,23 +347,11 @@ pub fn report(path: &str, bytes: &[u8], scan: &TextScan, out: &mut Vec<Diagnosti
     }
 }
 
-/// Escapes that decode to hidden characters, in the files hippo installs (`model::escapes`).
-fn escaped(path: &str, valid: &[u8], out: &mut Vec<Diagnostic>) {
-    let Some(toml) = crate::model::escapes::dialect_of(path) else {
-        return;
-    };
-    if memchr::memchr(b'\\', valid).is_none() {
-        return;
-    }
-    let Ok(text) = std::str::from_utf8(valid) else {
-        return;
-    };
-    let escapes = if toml {
-        crate::model::escapes::toml_escapes(text)
-    } else {
-        crate::model::escapes::json_escapes(text)
-    };
-    for run in crate::model::escapes::hidden_runs(&escapes) {
+/// Escapes that decode to hidden characters, in the files hippo installs (the caller asks for
+/// files outside `tests/` only): the same error, or warning, as the character written raw, at
+/// the escape's backslash (`model::decode`).
+pub fn report_escapes(path: &str, view: &View, out: &mut Vec<Diagnostic>) {
+    for run in view.hidden_runs() {
         let d = if run.invisible {
             Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())
         } else {

@@ -21,16 +21,69 @@ fn plain_http_only_to_loopback() {
         "http://localhost/api/v3",
         "http://[::1]:9",
     ] {
-        assert_eq!(insecure(ok), None, "{ok}");
+        assert!(api_base(ok).is_ok(), "{ok}");
     }
     for bad in [
         "http://api.github.com",
         "http://10.0.0.1",
         "HTTP://ghe.example/api/v3",
         "http://127.0.0.1.evil.example",
+        "http://localhost.evil.example:80",
     ] {
-        assert!(insecure(bad).is_some(), "{bad}");
+        let why = api_base(bad).unwrap_err();
+        assert!(why.contains("is http://, not https://"), "{bad}: {why}");
     }
+}
+
+#[test]
+fn userinfo_in_the_api_url_is_refused_without_showing_it() {
+    // A user name once hid the host from the plain-http check; now it is refused on its own.
+    for bad in [
+        "http://user@ghe.example:8080",
+        "http://user@127.0.0.1:8080",
+        "https://user:s3cret@api.github.com",
+        "https://:s3cret@api.github.com",
+    ] {
+        let why = api_base(bad).unwrap_err();
+        assert!(why.contains("user name or password"), "{bad}: {why}");
+        assert!(!why.contains("s3cret") && !why.contains("user@"), "{why}");
+    }
+    // Control: the same hosts without userinfo pass or fail on the scheme alone.
+    assert!(api_base("http://127.0.0.1:8080").is_ok());
+    assert!(api_base("https://api.github.com").is_ok());
+    assert!(
+        api_base("http://ghe.example:8080")
+            .unwrap_err()
+            .contains("http://")
+    );
+}
+
+#[test]
+fn the_api_url_is_read_as_the_url_standard_reads_it() {
+    // A backslash is a slash in an http(s) URL: the host is 127.0.0.1, and the client is built
+    // from the URL as parsed, so the check and the connection agree on it.
+    let u = api_base("http://127.0.0.1\\@evil.example/").unwrap();
+    assert_eq!(u.host_str(), Some("127.0.0.1"));
+    for bad in [
+        "not a url",
+        "ftp://ghe.example/api",
+        "file:///etc/passwd",
+        "/api/v3",
+    ] {
+        assert!(
+            api_base(bad).unwrap_err().contains("not an http(s) URL"),
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        origin("https://API.github.com:443/x").as_deref(),
+        Some("https://api.github.com")
+    );
+    assert_eq!(
+        origin("https://u@api.github.com/x"),
+        None,
+        "userinfo has no origin here"
+    );
 }
 
 #[test]

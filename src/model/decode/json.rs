@@ -1,0 +1,143 @@
+//! JSON: documents serde_json accepts, each string decoded with its offsets.
+//!
+//! In a document serde_json accepts, a string starts at every quote outside a string and ends
+//! at the next quote that no backslash escapes: no other JSON token holds a quote, so once the
+//! parser has accepted the text, finding the strings is no second reading of it.
+
+use super::view::{View, hex_char};
+use crate::core::Span;
+
+/// The document with the escapes of its strings (keys and values) decoded; `None` when
+/// serde_json does not accept it.
+pub fn json_strings(text: &str) -> Option<View> {
+    let mut view = View::default();
+    decode_document(text, 0, text.len(), &mut view)?;
+    Some(view)
+}
+
+/// One JSON document a line: each line that holds a backslash and that serde_json accepts has
+/// its strings decoded; the other lines are as written. `None` when no line was decoded.
+pub fn jsonl_strings(text: &str) -> Option<View> {
+    let mut view = View::default();
+    let mut decoded = false;
+    let mut start = 0;
+    while start < text.len() {
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+        let line = &text[start..end];
+        let mut line_view = View::default();
+        if memchr::memchr(b'\\', line.as_bytes()).is_some()
+            && decode_document(text, start, end, &mut line_view).is_some()
+        {
+            decoded = true;
+            view.append(line_view);
+        } else {
+            view.copy(text, start, end);
+        }
+        start = end;
+    }
+    decoded.then_some(view)
+}
+
+fn accepted(doc: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(doc).is_ok()
+}
+
+/// Decodes the strings of the document `text[from..to]` into `view`.
+fn decode_document(text: &str, from: usize, to: usize, view: &mut View) -> Option<()> {
+    if !accepted(&text[from..to]) {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut at = from;
+    let mut i = from;
+    while let Some(q) = memchr::memchr(b'"', &b[i..to]).map(|q| i + q) {
+        // The closing quote: the next one no backslash escapes.
+        let mut j = q + 1;
+        let mut escaped = false;
+        let close = loop {
+            let k = j + memchr::memchr2(b'"', b'\\', b.get(j..to)?)?;
+            if b[k] == b'\\' {
+                escaped = true;
+                j = k + 2;
+            } else {
+                break k;
+            }
+        };
+        if escaped {
+            view.copy(text, at, q + 1);
+            let start = view.text.len();
+            decode_string(text, q + 1, close, view)?;
+            // serde_json refuses a lone surrogate in a string (read here as U+FFFD) though it
+            // accepts one in a value it skips.
+            if cfg!(debug_assertions)
+                && let Ok(value) = serde_json::from_str::<String>(&text[q..=close])
+            {
+                assert_eq!(
+                    view.text[start..],
+                    value,
+                    "the decoded string {:?}",
+                    &text[q..=close]
+                );
+            }
+            at = close;
+        }
+        i = close + 1;
+    }
+    view.copy(text, at, to);
+    Some(())
+}
+
+/// Decodes a string's body `text[from..to]` (between its quotes) into `view`.
+fn decode_string(text: &str, from: usize, to: usize, view: &mut View) -> Option<()> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while i < to {
+        let Some(k) = memchr::memchr(b'\\', &b[i..to]).map(|k| i + k) else {
+            view.copy(text, i, to);
+            break;
+        };
+        view.copy(text, i, k);
+        let (len, c) = match *b.get(k + 1)? {
+            b'"' => (2, '"'),
+            b'\\' => (2, '\\'),
+            b'/' => (2, '/'),
+            b'b' => (2, '\u{8}'),
+            b'f' => (2, '\u{c}'),
+            b'n' => (2, '\n'),
+            b'r' => (2, '\r'),
+            b't' => (2, '\t'),
+            b'u' => unicode(text, k)?,
+            _ => return None,
+        };
+        view.escape(c, Span::new(k, k + len));
+        i = k + len;
+    }
+    Some(())
+}
+
+/// A `\uXXXX` escape at `k`, or a surrogate pair of two: its length and character.
+fn unicode(text: &str, k: usize) -> Option<(usize, char)> {
+    let digits = text.get(k + 2..k + 6)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let high = u32::from_str_radix(digits, 16).ok()?;
+    if !(0xD800..0xE000).contains(&high) {
+        return Some((6, hex_char(digits)?));
+    }
+    // A surrogate pair is one character; a surrogate alone is none (U+FFFD).
+    let low = text
+        .get(k + 6..k + 12)
+        .and_then(|s| s.strip_prefix("\\u"))
+        .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .and_then(|d| u32::from_str_radix(d, 16).ok())
+        .filter(|l| (0xDC00..0xE000).contains(l));
+    match low {
+        Some(low) if high < 0xDC00 => Some((
+            12,
+            char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?,
+        )),
+        _ => Some((6, char::REPLACEMENT_CHARACTER)),
+    }
+}

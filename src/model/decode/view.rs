@@ -1,0 +1,171 @@
+//! A text with the escapes of its strings decoded, and the way back to the raw bytes.
+
+use crate::core::{Span, is_ignorable, is_invisible};
+
+/// One escape and the character it decodes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Escape {
+    /// From the backslash to the end of the escape.
+    pub span: Span,
+    pub decoded: char,
+}
+
+/// A stretch of the decoded text and the raw bytes it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Segment {
+    /// Where it starts in the decoded text.
+    at: usize,
+    /// The raw bytes: copied byte for byte, or one escape decoded.
+    raw: Span,
+    escape: bool,
+}
+
+/// A text with the escapes of its strings decoded, and each decoded byte's raw bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    pub text: String,
+    segments: Vec<Segment>,
+    /// Every escape that decoded to a character, in order.
+    pub escapes: Vec<Escape>,
+}
+
+impl View {
+    /// Appends `raw[from..to]` as written.
+    pub(super) fn copy(&mut self, raw: &str, from: usize, to: usize) {
+        if from >= to {
+            return;
+        }
+        let at = self.text.len();
+        self.text.push_str(&raw[from..to]);
+        if let Some(last) = self.segments.last_mut()
+            && !last.escape
+            && last.raw.end == from
+            && last.at + (last.raw.end - last.raw.start) == at
+        {
+            last.raw.end = to;
+            return;
+        }
+        self.segments.push(Segment {
+            at,
+            raw: Span::new(from, to),
+            escape: false,
+        });
+    }
+
+    /// Appends the character the escape at `raw` decodes to.
+    pub(super) fn escape(&mut self, c: char, raw: Span) {
+        self.segments.push(Segment {
+            at: self.text.len(),
+            raw,
+            escape: true,
+        });
+        self.text.push(c);
+        self.escapes.push(Escape {
+            span: raw,
+            decoded: c,
+        });
+    }
+
+    /// Appends another view of a later part of the same raw text.
+    pub(super) fn append(&mut self, other: View) {
+        let base = self.text.len();
+        self.text.push_str(&other.text);
+        self.segments
+            .extend(other.segments.into_iter().map(|s| Segment {
+                at: s.at + base,
+                ..s
+            }));
+        self.escapes.extend(other.escapes);
+    }
+
+    /// The segment holding decoded byte `at` (`at` < the text's length).
+    fn segment(&self, at: usize) -> Segment {
+        let i = self.segments.partition_point(|s| s.at <= at);
+        self.segments[i.saturating_sub(1)]
+    }
+
+    /// A span of the decoded text as a span of the raw bytes: a decoded character maps to the
+    /// whole escape it came from.
+    pub fn raw_span(&self, span: Span) -> Span {
+        if self.segments.is_empty() || span.start >= self.text.len() {
+            let end = self.segments.last().map_or(0, |s| s.raw.end);
+            return Span::new(end, end);
+        }
+        let first = self.segment(span.start);
+        let start = if first.escape {
+            first.raw.start
+        } else {
+            first.raw.start + (span.start - first.at)
+        };
+        if span.end <= span.start {
+            return Span::new(start, start);
+        }
+        let last_byte = (span.end - 1).min(self.text.len() - 1);
+        let last = self.segment(last_byte);
+        let end = if last.escape {
+            last.raw.end
+        } else {
+            last.raw.start + (last_byte - last.at) + 1
+        };
+        Span::new(start, end.max(start))
+    }
+
+    /// The runs of escapes that decode to hidden characters: back-to-back escapes of one set
+    /// make one run.
+    pub fn hidden_runs(&self) -> Vec<EscapeRun> {
+        hidden_runs(&self.escapes)
+    }
+}
+
+/// A run of escapes of one set, back to back: its span, first character and count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EscapeRun {
+    pub span: Span,
+    pub first: char,
+    pub count: usize,
+    /// The page's invisible set (an error), else the ignorable set (a warning).
+    pub invisible: bool,
+}
+
+impl EscapeRun {
+    /// `U+202E in an escape`, `U+E0041 in an escape and 37 more`.
+    pub fn message(&self) -> String {
+        let mut m = format!("U+{:04X} in an escape", self.first as u32);
+        if self.count > 1 {
+            m.push_str(&format!(" and {} more", self.count - 1));
+        }
+        m
+    }
+}
+
+/// The runs of escapes that decode to hidden characters, in order.
+pub fn hidden_runs(escapes: &[Escape]) -> Vec<EscapeRun> {
+    let mut runs: Vec<EscapeRun> = Vec::new();
+    for e in escapes {
+        let invisible = is_invisible(e.decoded);
+        if !invisible && !is_ignorable(e.decoded) {
+            continue;
+        }
+        match runs.last_mut() {
+            Some(r) if r.span.end == e.span.start && r.invisible == invisible => {
+                r.span.end = e.span.end;
+                r.count += 1;
+            }
+            _ => runs.push(EscapeRun {
+                span: e.span,
+                first: e.decoded,
+                count: 1,
+                invisible,
+            }),
+        }
+    }
+    runs
+}
+
+/// `\u`/`\U`/`\x` digits as a character.
+pub(super) fn hex_char(digits: &str) -> Option<char> {
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    char::from_u32(u32::from_str_radix(digits, 16).ok()?)
+}
