@@ -12,6 +12,7 @@
 
 mod context;
 mod curl;
+mod detectors;
 mod finder;
 mod generic;
 mod keys;
@@ -53,7 +54,7 @@ pub struct Kind {
 /// kinds a secret-named assignment takes from the provider in its name.
 pub fn kinds() -> Vec<Kind> {
     let mut out: Vec<Kind> = Vec::new();
-    let rows = table::TABLE.iter().map(|d| Kind {
+    let rows = detectors::TABLE.iter().map(|d| Kind {
         id: d.id,
         family: d.family,
         what: d.what,

@@ -11,8 +11,6 @@ use super::context;
 use super::curl;
 use super::generic;
 use super::keys;
-use super::vendors::VENDORS;
-use std::sync::LazyLock;
 
 /// How a token proves it is one, beyond its shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -180,23 +178,10 @@ const STRIPE_SAMPLES: &[u64] = &[0xddd19c486d095d84];
 use Stop::*;
 use Verify::*;
 
-/// Every row, most specific first: when two matches start at the same byte, the earlier row
-/// wins (`GITHUB_TOKEN="ghp_..."` is a `github-pat`, `sk-or-v1-...` an OpenRouter key). The
-/// token rows of the families that have scanners, then the other vendors' rows
-/// (`vendors.rs`), then the scanners that read context (a secret-named assignment is the least
-/// specific of all).
-pub static TABLE: LazyLock<Vec<Detector>> = LazyLock::new(|| {
-    TOKENS
-        .iter()
-        .chain(VENDORS)
-        .chain(CONTEXT)
-        .copied()
-        .collect()
-});
-
 /// Written one row to a few lines, as a table reads (rustfmt would spread each over ten).
+/// The token rows of the families that have scanners (`detectors.rs` puts them first).
 #[rustfmt::skip]
-static TOKENS: &[Detector] = &[
+pub static TOKENS: &[Detector] = &[
     scanner("private-key", "private keys", &["-----BEGIN"], false, keys::pem,
         "-----BEGIN ... PRIVATE KEY----- with a key's body (or an OpenSSH key's header line), to its END line"),
     scanner("private-key", "private keys", &["LS0tLS1CRUdJTi"], false, keys::pem_base64,
@@ -347,8 +332,9 @@ static TOKENS: &[Detector] = &[
         Entropy(3.0), "lin_oauth_ + 64 hex"),
 ];
 
+/// The scanners that read context (last: a secret-named assignment is the least specific).
 #[rustfmt::skip]
-static CONTEXT: &[Detector] = &[
+pub static CONTEXT: &[Detector] = &[
     scanner("discord-webhook-url", "Discord", &["/api/webhooks/"], false, context::discord_webhook,
         "discord.com/api/webhooks/<id>/<68> (the URL is the credential)"),
     scanner("telegram-bot-api-token", "Telegram", &[":AA"], false, context::telegram,

@@ -4,9 +4,10 @@
 //! anchor) and glued to the word before it. The repository holds none of them; they exist only
 //! while the tests run (and in the corpus scripts/secrets_diff.py exports).
 
-use super::super::table::{Shape, TABLE, Verify};
+use super::super::detectors::TABLE;
+use super::super::table::{Shape, Verify};
 use super::super::verify::passes;
-use super::{Case, Rng, near, pos};
+use super::*;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// A random string `hir` matches, from `r` (bounded repeats take a length in their range; an
