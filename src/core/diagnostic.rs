@@ -85,6 +85,9 @@ pub struct Diagnostic {
     /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
     /// and the machine formats; never part of the page's text line.
     pub hint: Option<String>,
+    /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
+    /// checksum holds), for JSON and SARIF only.
+    pub evidence: Option<&'static str>,
     /// The redaction finding's secrets, every one of the file, in file order (empty for every
     /// other finding). The text line names the file once; the other formats place each.
     pub secrets: Vec<Secret>,
@@ -100,6 +103,8 @@ pub struct Secret {
     /// Filled by `rules::resolve`, as [`Diagnostic::region`] and [`Diagnostic::fingerprint`].
     pub region: Region,
     pub fingerprint: Option<String>,
+    /// As [`Diagnostic::evidence`], for this secret.
+    pub evidence: Option<&'static str>,
     /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
     pub masked: String,
 }
@@ -114,6 +119,7 @@ impl Secret {
             span,
             region: Region::default(),
             fingerprint: None,
+            evidence: None,
             masked: format!("{}\u{2026}[{kind}]", super::escape::line(&head)),
         }
     }
@@ -136,6 +142,7 @@ impl Diagnostic {
             fingerprint: None,
             hint: None,
             secrets: Vec::new(),
+            evidence: None,
         }
     }
 
@@ -195,6 +202,7 @@ impl Diagnostic {
             fingerprint: None,
             hint: None,
             secrets: Vec::new(),
+            evidence: None,
         }
     }
 

@@ -143,6 +143,7 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
                 masked: s.masked.clone(),
             })
             .collect(),
+        evidence: d.evidence,
     }
 }
 
@@ -209,6 +210,8 @@ struct Diag {
     end_column: usize,
     message: String,
     text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<&'static str>,
     /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     secrets: Vec<JsonSecret>,

@@ -38,6 +38,7 @@ pub fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
             one.span = Some(s.span);
             one.region = s.region;
             one.fingerprint = s.fingerprint.clone();
+            one.evidence = s.evidence;
             one.message = format!("redaction would change it ({}): {}", s.kind, s.masked);
             std::borrow::Cow::Owned(one)
         })
