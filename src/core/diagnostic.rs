@@ -111,16 +111,20 @@ pub struct Secret {
 
 impl Secret {
     /// `secret` is the secret's text (decoded when the file spells it with escapes); only its
-    /// first four characters are kept, escaped as the text output escapes pack text.
+    /// first four characters are kept, any but a visible ASCII one as `U+XXXX`.
     pub fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
-        let head: String = secret.chars().take(4).collect();
+        let shown = |c: char| match c.is_ascii_graphic() {
+            true => c.to_string(),
+            false => format!("U+{:04X}", c as u32),
+        };
+        let head: String = secret.chars().take(4).map(shown).collect();
         Secret {
             kind,
             span,
             region: Region::default(),
             fingerprint: None,
             evidence: None,
-            masked: format!("{}\u{2026}[{kind}]", super::escape::line(&head)),
+            masked: format!("{head}\u{2026}[{kind}]"),
         }
     }
 }

@@ -55,7 +55,6 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
 fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
     let mut all: Vec<SarifResult<'_>> = Vec::new();
     for r in reports {
-        // A redaction finding is one result per secret of its file.
         for d in r.diagnostics.iter().flat_map(super::machine::placed) {
             all.push(result(r, &d));
         }
