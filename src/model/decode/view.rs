@@ -43,7 +43,9 @@ impl View {
     pub(super) fn with_capacity(len: usize) -> View {
         View {
             text: String::with_capacity(len),
-            ..View::default()
+            // About two stretches an escape; room for an escape every 32 bytes up front.
+            segments: Vec::with_capacity(len / 16 + 4),
+            escapes: Vec::with_capacity(len / 32 + 2),
         }
     }
 
