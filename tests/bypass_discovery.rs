@@ -5,6 +5,7 @@
 mod common;
 
 use common::ci_run::Ci;
+use common::github_api::entries_json;
 use common::standin::{Reply, Server};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -94,7 +95,7 @@ fn folders_discovery_cannot_enter_are_errors_naming_them() {
     assert_eq!(r.code, 1, "{r}");
     let errors = r.errors();
     let want = [
-        "packs/linked: a symbolic link to a folder holding a pack.toml",
+        "packs/linked: a symbolic link to a folder outside the searched root that holds a pack.toml",
         "packs/odd\u{FFFD}: a folder whose name is not UTF-8",
         "/e63/e64: deeper than 64 levels",
     ];
@@ -120,13 +121,7 @@ fn pr_event() -> String {
 fn files_server(file: &'static str) -> Server {
     Server::start(move |req, _| {
         if req.path().ends_with("/pulls/7/files") {
-            let item = serde_json::json!([{
-                "sha": "bbcd538c8e72b8c175046e27cc8f907076331401", "filename": file,
-                "status": "added", "additions": 1, "deletions": 0, "changes": 1,
-                "blob_url": null, "raw_url": null,
-                "contents_url": format!("https://api.github.com/repos/octo/packs/contents/{file}")
-            }]);
-            Reply::Json(200, item.to_string())
+            Reply::Json(200, entries_json(&[(file, "added", None)]))
         } else {
             Reply::Json(404, "{}".into())
         }

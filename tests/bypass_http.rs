@@ -7,7 +7,8 @@ mod common;
 
 use common::ci_env::{TOKEN, good_workspace, on_push};
 use common::ci_run::Ci;
-use common::standin::{Reply, Server};
+use common::github_api::{files_json, processing};
+use common::standin::{Reply, Request, Server};
 use std::time::Duration;
 
 /// A push with a token and the API at `api`: no case runs, short limits on the network.
@@ -26,6 +27,18 @@ fn push(api: &str) -> Ci {
 
 const RECEIPT: &str = r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "https://api.github.com/repos/octo/packs/code-scanning/sarifs/47177e22-5596-11eb-80a1-c1e54ef945c6"}"#;
 
+/// GitHub taking the upload; a check run is refused (the token has no `checks: write`).
+fn receipt(req: &Request) -> Reply {
+    match (req.method.as_str(), req.path()) {
+        ("POST", p) if p.ends_with("/sarifs") => Reply::Json(202, RECEIPT.into()),
+        ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("complete")),
+        _ => Reply::Json(
+            403,
+            r#"{"message": "Resource not accessible by integration"}"#.into(),
+        ),
+    }
+}
+
 #[test]
 fn plain_http_off_loopback_is_refused() {
     let ws = good_workspace();
@@ -37,7 +50,7 @@ fn plain_http_off_loopback_is_refused() {
     assert!(r.stdout.contains("would travel in clear"), "{r}");
     assert!(!r.all_text().contains(TOKEN), "{r}");
     // Control: loopback over plain http is the stand-in, and it uploads.
-    let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
+    let server = Server::start(|req, _| receipt(req));
     let r = push(&server.url).args(&["--upload", "true"]).run(ws.path());
     assert_eq!((r.code, r.out("uploaded")), (0, Some("true")), "{r}");
 }
@@ -47,15 +60,10 @@ fn a_pagination_link_to_another_host_is_not_followed() {
     let ws = good_workspace();
     let server = Server::start(|req, _| {
         if req.path().ends_with("/pulls/7/files") {
-            let page =
-                serde_json::json!([{"filename": "packs/good/README.md", "status": "modified"}]);
+            let page = files_json(&["packs/good/README.md"]);
             // {base} is this server; `localhost` is another origin for the client.
             let port_link = "<{base}/x>; rel=\"last\", <http://localhost:1/repos/octo/packs/pulls/7/files?page=2>; rel=\"next\"";
-            Reply::JsonWith(
-                200,
-                page.to_string(),
-                vec![("link".into(), port_link.into())],
-            )
+            Reply::JsonWith(200, page, vec![("link".into(), port_link.into())])
         } else {
             Reply::Json(404, "{}".into())
         }
@@ -88,7 +96,7 @@ fn a_pagination_link_to_another_host_is_not_followed() {
 #[test]
 fn a_token_with_a_control_character_is_a_clear_error() {
     let ws = good_workspace();
-    let server = Server::start(|_, _| Reply::Json(202, RECEIPT.into()));
+    let server = Server::start(|req, _| receipt(req));
     let r = push(&server.url)
         .set("INPUT_TOKEN", "ghs_abc\u{1}def")
         .run(ws.path());
@@ -119,7 +127,7 @@ fn rate_limits_are_waited_out_as_retry_after_says() {
             let m = r#"{"message": "You have exceeded a secondary rate limit. Please wait a few minutes."}"#;
             Reply::JsonWith(403, m.into(), vec![("retry-after".into(), "1".into())])
         } else {
-            Reply::Json(202, RECEIPT.into())
+            receipt(req)
         }
     });
     let r = push(&server.url).args(&["--upload", "true"]).run(ws.path());

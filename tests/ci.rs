@@ -126,7 +126,7 @@ fn the_sarif_is_relative_to_the_workspace() {
 fn failed_processing_is_reported_and_auto_keeps_the_verdict() {
     let handler = |req: &Request, _n: usize| {
         match (req.method.as_str(), req.path()) {
-        ("POST", _) => accepted(),
+        ("POST", p) if p.ends_with("/sarifs") => accepted(),
         ("GET", p) if p.contains("/sarifs/") => Reply::Json(
             200,
             r#"{"processing_status": "failed", "errors": ["locationFromSarifResult: expected artifact location", "second reason"]}"#.into(),
@@ -240,12 +240,8 @@ fn server_errors_are_retried_with_back_off() {
             Reply::Json(502, r#"{"message": "Bad Gateway"}"#.into())
         }
         ("POST", p) if p.ends_with("/sarifs") => accepted(),
-        ("GET", p) if p.contains("/sarifs/") && n == 0 => {
-            Reply::Json(200, r#"{"processing_status": "pending"}"#.into())
-        }
-        ("GET", p) if p.contains("/sarifs/") => {
-            Reply::Json(200, r#"{"processing_status": "complete"}"#.into())
-        }
+        ("GET", p) if p.contains("/sarifs/") && n == 0 => Reply::Json(200, processing("pending")),
+        ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("complete")),
         _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();
@@ -302,9 +298,10 @@ fn a_server_that_never_answers_costs_bounded_time() {
 
 #[test]
 fn pending_processing_ends_after_the_wait() {
-    let server = Server::start(|req: &Request, _| match req.method.as_str() {
-        "POST" => accepted(),
-        _ => Reply::Json(200, r#"{"processing_status": "pending"}"#.into()),
+    let server = Server::start(|req: &Request, _| match (req.method.as_str(), req.path()) {
+        ("POST", p) if p.ends_with("/sarifs") => accepted(),
+        ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("pending")),
+        _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();
     let mut env = push(&server.url);

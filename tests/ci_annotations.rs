@@ -5,6 +5,7 @@
 mod common;
 
 use common::ci_run::{Ci, CiRun};
+use common::github_api::{check_run, files_json};
 use common::standin::{Reply, Request, Server};
 use std::path::Path;
 
@@ -18,20 +19,14 @@ fn github(
 ) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
     move |req, _| match (req.method.as_str(), req.path()) {
         ("POST", p) if p.ends_with("/check-runs") && checks == 201 => {
-            Reply::Json(201, r#"{"id": 42, "name": "hippo-packs"}"#.into())
+            Reply::Json(201, check_run(42))
         }
         ("POST", p) if p.ends_with("/check-runs") => Reply::Json(
             checks,
             r#"{"message": "Resource not accessible by integration"}"#.into(),
         ),
-        ("PATCH", p) if p.ends_with("/check-runs/42") => Reply::Json(200, r#"{"id": 42}"#.into()),
-        ("GET", p) if p.ends_with("/files") => {
-            let items: Vec<serde_json::Value> = files
-                .iter()
-                .map(|f| serde_json::json!({"filename": f}))
-                .collect();
-            Reply::Json(200, serde_json::Value::Array(items).to_string())
-        }
+        ("PATCH", p) if p.ends_with("/check-runs/42") => Reply::Json(200, check_run(42)),
+        ("GET", p) if p.ends_with("/files") => Reply::Json(200, files_json(files)),
         _ => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
     }
 }

@@ -55,8 +55,9 @@ fn the_files_of_a_pull_request_are_read_page_by_page() {
             )],
         ),
         ("GET", p) if p.ends_with("/files") => Reply::Json(200, files_json(&["packs/broken/README.md"])),
-        ("POST", _) => accepted(),
-        _ => Reply::Json(200, r#"{"processing_status": "complete"}"#.into()),
+        ("POST", p) if p.ends_with("/sarifs") => accepted(),
+        ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("complete")),
+        _ => Reply::Json(404, "{}".into()),
     }
     });
     let ws = workspace();

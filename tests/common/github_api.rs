@@ -1,5 +1,7 @@
 //! What the stand-in (`standin.rs`) answers as GitHub's API in the `ci` tests, and how they read
-//! the SARIF a run uploaded.
+//! the SARIF a run uploaded. The answers start from the examples of GitHub's published API
+//! description (tests/data/github/, copied from `@octokit/openapi`), changing only what a test
+//! is about, so the validating proxy (`proxy.rs`) takes them as GitHub's.
 #![allow(dead_code)]
 
 use super::standin::{Reply, Request};
@@ -12,10 +14,9 @@ use base64::Engine;
 pub fn github(files: &'static [&'static str]) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
     move |req, _| match (req.method.as_str(), req.path()) {
         ("POST", p) if p.ends_with("/code-scanning/sarifs") => accepted(),
-        ("GET", p) if p.contains("/code-scanning/sarifs/") => Reply::Json(
-            200,
-            r#"{"processing_status": "complete", "analyses_url": null, "errors": null}"#.into(),
-        ),
+        ("GET", p) if p.contains("/code-scanning/sarifs/") => {
+            Reply::Json(200, processing("complete"))
+        }
         ("GET", p) if p.ends_with("/files") => Reply::Json(200, files_json(files)),
         _ => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
     }
@@ -29,22 +30,50 @@ pub fn accepted() -> Reply {
     )
 }
 
-/// A page of a pull request's files, as GitHub lists them.
+/// An example answer of GitHub's API description (`tests/data/github/<name>.json`).
+pub fn example(name: &str) -> serde_json::Value {
+    let path = super::data(&format!("github/{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// A page of a pull request's files, as GitHub lists them: each `modified`.
 pub fn files_json(files: &[&str]) -> String {
+    let items: Vec<(&str, &str, Option<&str>)> =
+        files.iter().map(|f| (*f, "modified", None)).collect();
+    entries_json(&items)
+}
+
+/// A page of a pull request's files: (file name, status, previous name of a rename).
+pub fn entries_json(files: &[(&str, &str, Option<&str>)]) -> String {
     let items: Vec<serde_json::Value> = files
         .iter()
-        .map(|f| {
-            serde_json::json!({
-                "sha": "bbcd538c8e72b8c175046e27cc8f907076331401",
-                "filename": f,
-                "status": "modified",
-                "additions": 1, "deletions": 0, "changes": 1,
-                "blob_url": null, "raw_url": null,
-                "contents_url": format!("https://api.github.com/repos/octo/packs/contents/{f}"),
-            })
+        .map(|(f, status, previous)| {
+            let mut e = example("diff-entry");
+            e["filename"] = (*f).into();
+            e["status"] = (*status).into();
+            e["contents_url"] =
+                format!("https://api.github.com/repos/octo/packs/contents/{f}").into();
+            if let Some(p) = previous {
+                e["previous_filename"] = (*p).into();
+            }
+            e
         })
         .collect();
     serde_json::Value::Array(items).to_string()
+}
+
+/// The processing status of an upload (`pending`, `complete` or `failed`).
+pub fn processing(status: &str) -> String {
+    let mut v = example("sarif-upload-status");
+    v["processing_status"] = status.into();
+    v.to_string()
+}
+
+/// A check run as GitHub answers its creation or an update, with `id`.
+pub fn check_run(id: u64) -> String {
+    let mut v = example("check-run");
+    v["id"] = id.into();
+    v.to_string()
 }
 
 /// The SARIF an upload carried (its `sarif` field: gzip, then base64).

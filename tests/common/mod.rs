@@ -6,6 +6,8 @@
 pub mod ci_env;
 pub mod ci_run;
 pub mod github_api;
+#[cfg(feature = "external-tools")]
+pub mod proxy;
 pub mod standin;
 
 use std::path::{Path, PathBuf};

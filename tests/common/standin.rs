@@ -1,6 +1,8 @@
 //! A stand-in for GitHub's API on 127.0.0.1 (the code-scanning `sarifs` endpoints, a pull
 //! request's files, the Checks API): records every request and answers as a handler says.
-//! Nothing reaches the internet.
+//! Nothing reaches the internet. With the cargo feature `external-tools`, `Server::start`
+//! puts GitHub's published API description between `ci` and the handler (`proxy.rs`) and
+//! fails the test that sent or answered anything the description refuses.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -40,13 +42,53 @@ pub type Handler = dyn Fn(&Request, usize) -> Reply + Send + Sync;
 pub struct Server {
     pub url: String,
     seen: Arc<Mutex<Vec<Request>>>,
+    /// Through the validating proxy: what it refused (checked when the server is dropped).
+    violations: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Server {
     /// `handler(request, n)` answers; `n` counts earlier requests with the same method and
-    /// path.
+    /// path. Through GitHub's API description with the feature `external-tools`.
     pub fn start(handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Server {
+        #[cfg(feature = "external-tools")]
+        return Server::start_proxied(handler);
+        #[cfg(not(feature = "external-tools"))]
+        Server::start_direct(handler)
+    }
+
+    /// Straight to `handler`, never through the proxy: for a server that answers what no
+    /// description holds (a hang, a server error, a broken body).
+    pub fn start_direct(
+        handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         Server::start_with(None, handler)
+    }
+
+    /// A front that forwards to the validating proxy under a prefix of this test's own; the
+    /// router behind the proxy hands the requests to `handler`.
+    #[cfg(feature = "external-tools")]
+    pub fn start_proxied(
+        handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
+        let target: Arc<std::sync::OnceLock<(String, String)>> = Arc::default();
+        let violations: Arc<Mutex<Vec<String>>> = Arc::default();
+        let (t, v) = (target.clone(), violations.clone());
+        let mut front = Server::start_direct(move |req, _| {
+            let (key, prism) = t.get().expect("routed");
+            super::proxy::forward(prism, key, req, &v)
+        });
+        let routed = super::proxy::route(Arc::new(handler), &front.url);
+        target.set(routed).expect("routed once");
+        front.violations = Some(violations);
+        front
+    }
+
+    /// What the validating proxy refused so far (emptied: a test that expects refusals takes
+    /// them); `None` without the proxy.
+    pub fn take_violations(&self) -> Option<Vec<String>> {
+        self.violations
+            .as_ref()
+            .map(|v| std::mem::take(&mut *v.lock().unwrap()))
     }
 
     /// The same over TLS with `config` (the URL is `https://127.0.0.1:<port>`).
@@ -81,7 +123,11 @@ impl Server {
                 });
             }
         });
-        Server { url, seen }
+        Server {
+            url,
+            seen,
+            violations: None,
+        }
     }
 
     pub fn requests(&self) -> Vec<Request> {
@@ -93,6 +139,23 @@ impl Server {
             .into_iter()
             .filter(|r| r.method == "POST" && r.path().ends_with("/code-scanning/sarifs"))
             .collect()
+    }
+}
+
+impl Drop for Server {
+    /// A request or an answer GitHub's API description refuses fails the test.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        if let Some(v) = self.take_violations() {
+            assert!(
+                v.is_empty(),
+                "GitHub's API description refuses {} exchange(s):\n{}",
+                v.len(),
+                v.join("\n")
+            );
+        }
     }
 }
 
