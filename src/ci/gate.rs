@@ -73,19 +73,19 @@ fn changed(
     let listed = rt.block_on(async {
         let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
             .map_err(client::Failure::Transport)?;
-        pulls::changed_files(&http, owner, repo, pr.number, |f| {
-            say(
-                out,
-                &log.line(&format!(
-                    "hippo-packs: listing the pull request's files: {f}; trying again"
-                )),
-            )
-            .ok();
-        })
-        .await
+        let mut retry = |f: &client::Failure| {
+            let line = format!("hippo-packs: reading the pull request: {f}; trying again");
+            say(out, &log.line(&line)).ok();
+        };
+        let count = match pr.changed_files {
+            Some(n) => Some(n),
+            None => pulls::changed_count(&http, owner, repo, pr.number, &mut retry).await?,
+        };
+        let listed = pulls::changed_files(&http, owner, repo, pr.number, &mut retry).await?;
+        Ok::<_, client::Failure>((count, listed))
     });
-    let files = match listed {
-        Ok(f) => f,
+    let (count, listed) = match listed {
+        Ok(l) => l,
         Err(f) => {
             return Ok(Err(format!(
                 "cannot list the files of pull request #{}: {f}",
@@ -93,22 +93,30 @@ fn changed(
             )));
         }
     };
-    if let Some(n) = pr.changed_files
-        && n as usize > files.len()
-    {
-        return Ok(Err(format!(
-            "pull request #{} changes {n} files and GitHub lists only {}",
-            pr.number,
-            files.len()
-        )));
+    // Files, not paths: a rename lists two paths for one of `changed_files`.
+    match count {
+        None => {
+            return Ok(Err(format!(
+                "GitHub gives no count of pull request #{}'s changed files, so a cut list cannot be told from a whole one",
+                pr.number
+            )));
+        }
+        Some(n) if n as usize > listed.files => {
+            return Ok(Err(format!(
+                "pull request #{} changes {n} files and GitHub lists only {}",
+                pr.number, listed.files
+            )));
+        }
+        Some(_) => {}
     }
+    let (n_files, files) = (listed.files, listed.paths);
     let gated = pulls::touched(paths, &files);
     let count = gated.iter().filter(|g| **g).count();
     let note = format!(
         "scope changed: pull request #{} changes {} {}, in {count} of {} {}",
         pr.number,
-        files.len(),
-        if files.len() == 1 { "file" } else { "files" },
+        n_files,
+        if n_files == 1 { "file" } else { "files" },
         paths.len(),
         if paths.len() == 1 { "pack" } else { "packs" }
     );

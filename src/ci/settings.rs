@@ -109,12 +109,12 @@ impl Choice for Annotations {
     const ALL: &'static [(&'static str, &'static str, Self)] = &[
         (
             "auto",
-            "A check run holding every finding when the token may write checks, else workflow commands",
+            "A check run holding up to 1,000 findings when the token may write checks, else workflow commands",
             Annotations::Auto,
         ),
         (
             "checks",
-            "A check run holding every finding (Checks API; needs checks: write)",
+            "A check run holding up to 1,000 findings (Checks API; needs checks: write)",
             Annotations::Checks,
         ),
         (
