@@ -63,11 +63,14 @@ fn changed(
         .event_path
         .as_ref()
         .and_then(|p| std::fs::read_to_string(p).ok());
-    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
-        return Ok(Err("not a pull request event".to_string()));
-    };
     let Some((owner, repo)) = gh.owner_repo() else {
         return Ok(Err("GITHUB_REPOSITORY is not set".to_string()));
+    };
+    if let Some(shas) = payload.as_deref().and_then(event::merge_group) {
+        return merge_group(paths, shas, (owner, repo), (s, gh, log), net, out);
+    }
+    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
+        return Ok(Err("not a pull request or merge group event".to_string()));
     };
     let rt = net.runtime()?;
     let listed = rt.block_on(async {
@@ -125,6 +128,58 @@ fn changed(
         gated,
         notes: vec![note],
         files: Some(files),
+    }))
+}
+
+/// The packs a merge group changes: the compare API between its base and head commits. It
+/// lists at most 300 files, so 300 listed may be a cut list: every pack gates then.
+fn merge_group(
+    paths: &[String],
+    (base, head): (String, String),
+    (owner, repo): (&str, &str),
+    cx: (&Settings, &GithubEnv, &Log),
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<Gate, String>> {
+    let (s, gh, log) = cx;
+    let listed = net.runtime()?.block_on(async {
+        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
+            .map_err(client::Failure::Transport)?;
+        pulls::compared_files(&http, owner, repo, (&base, &head), |f| {
+            let line = format!("hippo-packs: comparing the merge group: {f}; trying again");
+            say(out, &log.line(&line)).ok();
+        })
+        .await
+    });
+    let listed = match listed {
+        Ok(l) => l,
+        Err(f) => {
+            return Ok(Err(format!(
+                "cannot compare the merge group's commits: {f}"
+            )));
+        }
+    };
+    if listed.files >= pulls::MAX_COMPARED {
+        return Ok(Err(format!(
+            "the merge group lists {} changed files, and GitHub's compare lists at most {}",
+            listed.files,
+            pulls::MAX_COMPARED
+        )));
+    }
+    let gated = pulls::touched(paths, &listed.paths);
+    let count = gated.iter().filter(|g| **g).count();
+    let note = format!(
+        "scope changed: the merge group changes {} {}, in {count} of {} {}",
+        listed.files,
+        if listed.files == 1 { "file" } else { "files" },
+        paths.len(),
+        if paths.len() == 1 { "pack" } else { "packs" }
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    Ok(Ok(Gate {
+        gated,
+        notes: vec![note],
+        files: Some(listed.paths),
     }))
 }
 

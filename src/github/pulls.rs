@@ -54,6 +54,36 @@ pub async fn changed_files(
     Ok(listed)
 }
 
+/// The compare API lists at most this many files of a comparison.
+pub const MAX_COMPARED: usize = 300;
+
+/// The files changed between two commits (`GET /repos/{owner}/{repo}/compare/{base}...{head}`,
+/// at most [`MAX_COMPARED`]).
+pub async fn compared_files(
+    http: &Http,
+    owner: &str,
+    repo: &str,
+    (base, head): (&str, &str),
+    on_retry: impl FnMut(&Failure),
+) -> Result<Listed, Failure> {
+    #[derive(serde::Deserialize)]
+    struct Comparison {
+        #[serde(default)]
+        files: Vec<ChangedFile>,
+    }
+    let uri = format!("/repos/{owner}/{repo}/compare/{base}...{head}");
+    let c: Comparison = http.request(None, &uri, on_retry).await?.json()?;
+    let mut listed = Listed {
+        files: c.files.len(),
+        paths: Vec::new(),
+    };
+    for f in c.files {
+        listed.paths.push(f.filename);
+        listed.paths.extend(f.previous_filename);
+    }
+    Ok(listed)
+}
+
 /// `changed_files` of the pull request itself (`GET /repos/{owner}/{repo}/pulls/{n}`), for an
 /// event whose payload lacks it.
 pub async fn changed_count(
