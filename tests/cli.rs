@@ -29,7 +29,7 @@ fn the_authoring_walk_is_real() {
 }
 
 fn which(name: &str) -> std::path::PathBuf {
-    ["/usr/bin", "/bin"]
+    ["/usr/bin", "/bin", "/usr/local/bin"]
         .iter()
         .map(|d| std::path::Path::new(d).join(name))
         .find(|p| p.is_file())
@@ -40,6 +40,7 @@ fn which(name: &str) -> std::path::PathBuf {
 fn cli_sessions() {
     trycmd::TestCases::new()
         .default_bin_name("hippo-packs")
+        .register_bin("git", which("git"))
         .env("NO_COLOR", "1")
         .case("tests/cmd/*.trycmd");
 }

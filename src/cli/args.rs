@@ -51,6 +51,9 @@ pub enum Format {
     /// Every finding with its source line and a caret, `help:` lines and a summary (ruff's
     /// name for the same thing).
     Full,
+    /// One line a finding, `path:line:col: severity[rule-id] message`, for editors and grep
+    /// (ruff's name for the same thing).
+    Concise,
 }
 
 /// When `--format full` uses colour.
@@ -129,7 +132,7 @@ pub struct TestArgs {
 
 #[derive(Args, Debug)]
 pub struct InitArgs {
-    /// The folder to write (created; it must be empty or missing).
+    /// The folder to write (created; it must be missing or hold only dot-files, such as `.git`).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Write a theme pack instead of a pass pack.

@@ -302,6 +302,7 @@ fn emit(
         Format::Json => report::json::render_with(reports, mode, extra),
         Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
         Format::Github => report::github::render(reports, mode),
+        Format::Concise => report::concise::render(reports, mode, extra),
         Format::Full => {
             let styled = report::full::render(reports, mode, &read_source, extra);
             if paints(out.color) {

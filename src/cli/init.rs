@@ -2,7 +2,8 @@
 //! holds a manifest, one pass, a prompt in the first-party shape (the page's four parts, ending
 //! with the closing instruction), a persona with its four sections and the reply contract, and
 //! one fixture case with a synthetic transcript; `--theme` writes a theme pack. The folder must
-//! be missing or empty: nothing is ever overwritten.
+//! be missing or hold only dot-files (`.git` of a fresh `git init`, `.gitignore`): no pack file
+//! starts with a dot and `check` skips dot-files, so nothing is ever overwritten.
 
 use std::path::Path;
 
@@ -110,15 +111,25 @@ fn valid_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `Ok` for a missing folder or one holding only dot-files.
 fn empty_or_missing(dir: &Path) -> Result<(), String> {
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("cannot read it: {e}")),
         Ok(m) if !m.is_dir() => Err("exists and is not a folder".into()),
-        Ok(_) => match std::fs::read_dir(dir).map(|mut d| d.next().is_none()) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                Err("the folder is not empty; init writes only into a new or empty folder".into())
+        Ok(_) => match std::fs::read_dir(dir) {
+            Ok(entries) => {
+                for entry in entries {
+                    let entry = entry.map_err(|e| format!("cannot read it: {e}"))?;
+                    if !entry.file_name().as_encoded_bytes().starts_with(b".") {
+                        return Err(
+                            "the folder is not empty; init writes only into a new folder \
+                             or one holding only dot-files (.git)"
+                                .into(),
+                        );
+                    }
+                }
+                Ok(())
             }
             Err(e) => Err(format!("cannot read it: {e}")),
         },
@@ -144,14 +155,17 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_with_anything_in_it_is_refused() {
+    fn a_folder_with_anything_but_dot_files_in_it_is_refused() {
         let t = tempfile::tempdir().unwrap();
         assert!(empty_or_missing(t.path()).is_ok());
         assert!(empty_or_missing(&t.path().join("new")).is_ok());
-        std::fs::write(t.path().join(".keep"), "").unwrap();
+        std::fs::create_dir(t.path().join(".git")).unwrap();
+        std::fs::write(t.path().join(".gitignore"), "").unwrap();
+        assert!(empty_or_missing(t.path()).is_ok(), "dot-files only");
+        std::fs::write(t.path().join("notes.txt"), "").unwrap();
         assert!(
             empty_or_missing(t.path()).is_err(),
-            "control: a dot-file counts"
+            "control: any other file counts"
         );
     }
 }

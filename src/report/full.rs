@@ -194,13 +194,7 @@ fn location(
     let Some(file) = &d.file else {
         return Vec::new();
     };
-    // As the person typed the folder, so the path opens from where they stand.
-    let dir = r.dir.trim_end_matches('/');
-    let path = match dir {
-        "" | "." => file.clone(),
-        _ => machine::join(dir, file),
-    };
-    let path = escape::line(&path).into_owned();
+    let path = escape::line(&machine::typed_path(r, file)).into_owned();
     let (Some(span), Some(src)) = (d.span, source) else {
         let origin = Origin::path(path);
         return vec![match d.span {

@@ -31,6 +31,15 @@ pub fn location_path(r: &PackReport, d: &Diagnostic) -> String {
     }
 }
 
+/// A pack file's path as the person typed the pack folder, so it opens from where they stand
+/// (`--format full` and `concise`); `file` is pack-relative.
+pub fn typed_path(r: &PackReport, file: &str) -> String {
+    match r.dir.trim_end_matches('/') {
+        "" | "." => file.to_string(),
+        dir => join(dir, file),
+    }
+}
+
 /// `<base>/<file>`, or `<file>` for a pack at the working folder.
 pub fn join(base: &str, file: &str) -> String {
     if base.is_empty() {

@@ -2,6 +2,7 @@
 
 pub mod text;
 
+pub mod concise;
 pub mod full;
 pub mod github;
 pub mod json;

@@ -1,0 +1,96 @@
+//! `--format concise` (ruff's name for the same thing), for editors and grep: one line a
+//! finding, `path:line:col: severity[rule-id] message`. The path starts with the pack folder as
+//! it was typed (as `full`'s ` --> ` line), so it opens from where the command ran; line and
+//! column count code points as the text output does; a whole-file finding is at 1:1, a finding
+//! with no file (an unreadable pack folder) names the folder and no position; `--case NAME`
+//! matching nothing is the text output's line. `test` leaves warnings out, as its text output
+//! does, and prints one line per failed expectation; nothing is printed for what passed.
+
+use std::fmt::Write;
+
+use super::machine::{message, typed_path};
+use crate::core::{Diagnostic, Severity, escape};
+use crate::outcome::{Mode, PackReport};
+
+/// The run in the concise format. `extra`: findings of the run beside the packs' (an
+/// `unused-allowance` warning).
+pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for d in &r.diagnostics {
+            if mode == Mode::Test && d.severity == Severity::Warning {
+                continue;
+            }
+            finding(&mut out, r, d);
+        }
+        if r.errors() > 0 || mode == Mode::Check {
+            continue;
+        }
+        if let Some(name) = &r.no_case {
+            // Said once for the whole run, as the text output says it: no place to point at.
+            let _ = writeln!(out, "error no case named {}", escape::line(name));
+        }
+        for c in &r.cases {
+            for f in &c.failures {
+                finding(&mut out, r, f);
+            }
+        }
+    }
+    let none = PackReport::default();
+    for d in extra {
+        finding(&mut out, &none, d);
+    }
+    out
+}
+
+/// `path:line:col: severity[rule-id] message`.
+fn finding(out: &mut String, r: &PackReport, d: &Diagnostic) {
+    let at = match &d.file {
+        Some(file) => format!(
+            "{}:{}:{}",
+            escape::line(&typed_path(r, file)),
+            d.region.line,
+            d.region.col
+        ),
+        None => escape::line(if r.dir.is_empty() { "." } else { &r.dir }).into_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{at}: {}[{}] {}",
+        d.severity.as_str(),
+        d.rule.id,
+        message(d)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Span;
+    use crate::rules::layout;
+
+    #[test]
+    fn one_line_a_finding_with_its_place() {
+        let mut r = PackReport {
+            dir: "packs/a/".into(),
+            ..PackReport::default()
+        };
+        let mut d = Diagnostic::at(&layout::SYMBOLIC_LINK, "x.md", Span::new(4, 5), "bad\nname");
+        d.region.line = 2;
+        d.region.col = 3;
+        r.diagnostics.push(d);
+        r.diagnostics.push(Diagnostic::lead(
+            &layout::UNEXPECTED_FILE,
+            "unexpected file",
+            "y.txt",
+            "",
+        ));
+        let out = render(&[r], Mode::Check, &[]);
+        assert_eq!(
+            out,
+            "packs/a/x.md:2:3: error[symbolic-link] badU+000Aname\n\
+             packs/a/y.txt:1:1: error[unexpected-file] unexpected file y.txt\n"
+        );
+        assert_eq!(out.lines().count(), 2, "control: the newline is escaped");
+    }
+}
