@@ -73,6 +73,8 @@ pub fn annotate(
         Annotations::Checks => true,
         Annotations::Auto => cx.gh.actions && s.token.is_some(),
     };
+    // A check run belongs on the pull request's head; a base checkout's findings are not its.
+    let try_checks = try_checks && commit::base_checkout(&s.target, cx.gh).is_none();
     if try_checks {
         match check_run(&findings, cx, net, out) {
             Ok(Ok(note)) => {

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::commit;
 use super::net::Net;
 use super::output::say;
 use super::settings::{FailOn, Scope, Settings};
@@ -16,6 +17,9 @@ pub struct Gate {
     pub notes: Vec<String>,
     /// The pull request's changed files, when listed (annotations put theirs first).
     pub files: Option<Vec<String>>,
+    /// The job fails whatever the packs say: a `pull_request_target` run checked out other
+    /// code than the pull request's, under `scope: changed`.
+    pub fails_job: bool,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
@@ -29,11 +33,35 @@ pub fn gate(
     net: &mut Net,
     out: &mut dyn Write,
 ) -> anyhow::Result<Gate> {
+    let mut g = decide(paths, s, gh, log, net, out)?;
+    if s.scope == Scope::Changed
+        && let Some(why) = commit::base_checkout(&s.target, gh)
+    {
+        let msg = format!(
+            "pull_request_target: {why}. The pull request's packs were not checked, so the job fails: check out its head (actions/checkout with `ref: ${{{{ github.event.pull_request.head.sha }}}}`), or set `scope: all` to check only what was checked out"
+        );
+        say(out, &log.annotate(Level::Error, "scope", &msg))?;
+        g.notes.push(format!("scope changed: {msg}"));
+        g.fails_job = true;
+    }
+    Ok(g)
+}
+
+/// The gate `scope` gives.
+fn decide(
+    paths: &[String],
+    s: &Settings,
+    gh: &GithubEnv,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Gate> {
     if s.scope == Scope::All {
         return Ok(Gate {
             gated: vec![true; paths.len()],
             notes: Vec::new(),
             files: None,
+            fails_job: false,
         });
     }
     match changed(paths, s, gh, log, net, out)? {
@@ -45,6 +73,7 @@ pub fn gate(
                 gated: vec![true; paths.len()],
                 notes: vec![format!("scope changed: {msg}")],
                 files: None,
+                fails_job: false,
             })
         }
     }
@@ -80,11 +109,11 @@ fn changed(
             let line = format!("hippo-packs: reading the pull request: {f}; trying again");
             say(out, &log.line(&line)).ok();
         };
+        let listed = pulls::changed_files(&http, owner, repo, pr.number, &mut retry).await?;
         let count = match pr.changed_files {
             Some(n) => Some(n),
             None => pulls::changed_count(&http, owner, repo, pr.number, &mut retry).await?,
         };
-        let listed = pulls::changed_files(&http, owner, repo, pr.number, &mut retry).await?;
         Ok::<_, client::Failure>((count, listed))
     });
     let (count, listed) = match listed {
@@ -128,6 +157,7 @@ fn changed(
         gated,
         notes: vec![note],
         files: Some(files),
+        fails_job: false,
     }))
 }
 
@@ -180,6 +210,7 @@ fn merge_group(
         gated,
         notes: vec![note],
         files: Some(listed.paths),
+        fails_job: false,
     }))
 }
 

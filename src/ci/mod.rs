@@ -106,7 +106,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
-    let failed = !failing.is_empty() || up.failed_required;
+    let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
@@ -197,7 +197,7 @@ fn partition(
     let gate = gate::Gate {
         gated,
         notes,
-        files: gate.files,
+        ..gate
     };
     Ok((gate, kept))
 }
