@@ -15,8 +15,16 @@ then runs `check` and `test` on each (--rounds times, medians) and prints the pa
 and CPU time, peak RSS, and the growth from 1x. Targets: test's time and memory grow no faster
 than the pack's bytes; the largest test takes under 100x its check.
 
+Then the placeholder pack (docs/performance.md, "The placeholder pack"): a prompt that repeats
+`{{turns}}` 6,000 times, `input_budget_bytes = 9000000000000000000`, six 60 KB transcripts of
+40 turns each, two notes every session declares (per_note = true: two calls), about 456 KB.
+Rendered whole, each call's prompt would be 6,000 copies of 360 KB of turns (2 GB); under the
+cap of 10,000,000 bytes `test` keeps the newest turns that fit. Target: `test` under 2 s and
+100 MB.
+
 usage: scripts/bench_hostile.py [--bin target/release/hippo-packs] [--before BIN]
                                 [--rounds 5] [--work /tmp/hippo-bench/hostile]
+                                [--placeholder-only]
 """
 import argparse
 import json
@@ -34,6 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 TIME = "/usr/bin/time"
 FILE_LIMIT, PACK_LIMIT, FILES_LIMIT = 65_536, 524_288, 100
 NEEDLES, CITATIONS, SESSIONS, NOTES, NOTE_BYTES = 1_700, 1_500, 16, 20, 3_000
+# The placeholder pack: copies of {{turns}}, transcripts, turns per transcript, bytes a turn.
+HOLES, TRANSCRIPTS, TURNS, TURN_BYTES = 6_000, 6, 40, 1_450
+CLOSING = ("Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, "
+           "ordinal}], reason}` as your final message; an empty array means no proposals.")
 WORDS = ("cache store window budget parser option summary format query ledger river stone "
          "lantern meadow copper signal harbor orchard basalt quill").split()
 
@@ -132,21 +144,62 @@ def cites_case():
             "tests/cites/transcripts/big.jsonl": big_transcript()}
 
 
-def write_pack(work, scale):
-    files = pack_files(scale)
+def placeholder_files():
+    """{path: text} of the placeholder pack."""
+    src = ROOT / "tests" / "packs" / "decision-log"
+    notes = ["notes/a.md", "notes/b.md"]
+    files = {
+        "pack.toml": 'protocol = "HIPPO_V1"\nname = "placeholder"\nversion = "1.0.0"\n'
+                     'description = "A prompt that repeats its turns six thousand times."\n'
+                     'authors = ["Bench Mark"]\nlicense = "MIT"\n',
+        "README.md": "# placeholder\n\nA generated pack for scripts/bench_hostile.py.\n",
+        "prompts/turns.md": "{{turns}}\n" * HOLES + "\n" + CLOSING + "\n",
+        "personas/turns-reviewer.md": (src / "personas/decision-log-reviewer.md").read_text(),
+        "passes/turns.toml": 'protocol = "HIPPO_V1"\nprompt = "prompts/turns.md"\n'
+                             'reads = ["sessions", "notes", "turns"]\n'
+                             'reviewer = "personas/turns-reviewer.md"\n'
+                             'input_budget_bytes = 9000000000000000000\nper_note = true\n',
+        "tests/turns/notes/a.md": "# A\n\n- the first note\n",
+        "tests/turns/notes/b.md": "# B\n\n- the second note\n",
+    }
+    sessions = []
+    for t in range(TRANSCRIPTS):
+        sid = f"s{t + 1:02d}"
+        lines = ['{"synthetic": true}']
+        for n in range(TURNS):
+            role = "user" if n % 2 == 0 else "assistant"
+            lines.append(record(sid, n, role, f"{sid} turn {n}: " + filler(TURN_BYTES, t * TURNS + n)))
+        files[f"tests/turns/transcripts/{sid}.jsonl"] = "\n".join(lines) + "\n"
+        sessions.append(f'[[session]]\nid = "{sid}"\nnotes = {json.dumps(notes)}\n'
+                        f'handoff = "Session {t + 1}."\n')
+    files["tests/turns/case.toml"] = (
+        'protocol = "HIPPO_V1"\npass = "turns"\n\n' + "\n".join(sessions) +
+        "\n[model]\nreply = '[]'\nverdict = \"confirm\"\n\n"
+        f'[expect]\ncalls = 2\nproposals = 0\nprompt_contains = ["s06 turn {TURNS - 1}: "]\n'
+        'prompt_excludes = ["s01 turn 0: "]\n')
+    return files
+
+
+def write_files(files, out):
     sizes = {p: len(t.encode()) for p, t in files.items()}
     over = [p for p, n in sizes.items() if n > FILE_LIMIT]
     total = sum(sizes.values())
     if over or total > PACK_LIMIT or len(files) > FILES_LIMIT:
-        raise SystemExit(f"generator error: {scale}x is past the page's limits "
+        raise SystemExit(f"generator error: {out.name} is past the page's limits "
                          f"({total} bytes, {len(files)} files, over one file's limit: {over})")
-    out = work / f"flood-{scale}x"
     shutil.rmtree(out, ignore_errors=True)
     for p, t in files.items():
         f = out / p
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(t)
-    return out, total, sum(n for p, n in sizes.items() if "/notes/" in p)
+    return total
+
+
+def write_pack(work, scale):
+    files = pack_files(scale)
+    out = work / f"flood-{scale}x"
+    total = write_files(files, out)
+    return out, total, sum(len(t.encode()) for p, t in files.items() if "/notes/" in p)
 
 
 def measure(cmd, cwd, timeout):
@@ -234,6 +287,42 @@ def print_table(rows, a):
     print(f"largest test under 100x its check: {'MET' if ratio < 100 else 'NOT MET'} ({ratio:.1f}x)")
 
 
+def run_placeholder(a):
+    """The placeholder pack: check and test (--rounds times, medians), and --before's test once.
+    Returns whether test met its target (under 2 s and 100 MB, exit 0)."""
+    work = Path(a.work)
+    pack = work / "placeholder"
+    total = write_files(placeholder_files(), pack)
+    row = {}
+    for cmd in ("check", "test"):
+        argv = [a.bin, cmd, str(pack)]
+        walls, rsss, cpus, code = [], [], [], None
+        for _ in range(a.rounds):
+            wall, rss, code = measure(argv, work, 600)
+            walls.append(wall)
+            rsss.append(rss)
+            cpus.append(cpu_of(argv, work))
+        row[cmd] = (statistics.median(walls), statistics.median(cpus), statistics.median(rsss), code)
+    print(f"\n## the placeholder pack: {{{{turns}}}} {HOLES:,} times, input_budget_bytes 9e18, "
+          f"{TRANSCRIPTS} transcripts of {TURNS} turns, two notes ({total:,} bytes; {a.rounds} rounds, medians)\n")
+    print("| build | command | exit | wall s | CPU s | peak RSS MiB |")
+    print("|---|---|---|---|---|---|")
+    for cmd in ("check", "test"):
+        wall, cpu, rss, code = row[cmd]
+        print(f"| --bin | {cmd} | {code} | {wall:.3f} | {cpu:.3f} | {rss:.1f} |")
+    if a.before:
+        m = measure([a.before, "test", str(pack)], work, a.before_timeout)
+        if m is None:
+            print(f"| --before | test | timed out after {a.before_timeout:.0f} s | | | |")
+        else:
+            print(f"| --before | test | {m[2]} | {m[0]:.3f} | | {m[1]:.1f} |")
+    wall, _, rss, code = row["test"]
+    met = code == 0 and wall < 2.0 and rss < 100.0
+    print(f"\ntest under 2 s and 100 MB: {'MET' if met else 'NOT MET'} "
+          f"({wall:.3f} s, {rss:.1f} MiB, exit {code})")
+    return met
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / "target" / "release" / "hippo-packs"))
@@ -241,14 +330,16 @@ def main():
     ap.add_argument("--before-timeout", type=float, default=300)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--work", default="/tmp/hippo-bench/hostile")
+    ap.add_argument("--placeholder-only", action="store_true", help="only the placeholder pack")
     a = ap.parse_args()
     if not Path(TIME).exists():
         print(f"SKIPPED hostile benchmark: {TIME} is missing (apt-get install time)")
         return 2
     a.bin = str(Path(a.bin).resolve())
     Path(a.work).mkdir(parents=True, exist_ok=True)
-    run(a)
-    return 0
+    if not a.placeholder_only:
+        run(a)
+    return 0 if run_placeholder(a) else 1
 
 
 if __name__ == "__main__":

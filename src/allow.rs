@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobMatcher};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::core::{Diagnostic, LineIndex, Severity, Span, suggest};
 use crate::outcome::{Allowed, PackReport};
@@ -16,6 +16,16 @@ use crate::rules::{self, configuration::UNUSED_ALLOWANCE};
 
 /// The file `ci` reads at the workspace root.
 pub const CI_FILE: &str = ".hippo-packs.toml";
+
+/// The largest configuration file read (bytes): the file is the workspace's, so a pull request
+/// controls it in `ci`.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// The most `[[allow]]` entries a file may hold.
+pub const MAX_ENTRIES: usize = 1_000;
+/// The longest `path` glob (bytes): globs compile to automata, which grow with the pattern.
+pub const MAX_GLOB_BYTES: usize = 1_024;
+/// The longest `rule`, `text` or `reason` (bytes).
+pub const MAX_TEXT_BYTES: usize = 4_096;
 
 /// One `[[allow]]` entry.
 #[derive(Debug)]
@@ -28,7 +38,7 @@ pub struct Allowance {
     /// Its line in the file (1-based), and its byte span, for the unused warning.
     pub line: usize,
     span: Span,
-    glob: GlobMatcher,
+    glob: GlobSet,
 }
 
 /// A configuration file, read and checked.
@@ -64,7 +74,7 @@ struct RawAllow {
 impl Config {
     /// Reads `path`; `Err` is a one-line reason (a usage error: the file is the caller's).
     pub fn load(path: &Path, shown: &str) -> Result<Config, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        let text = read_capped(path).map_err(|e| format!("{shown}: {e}"))?;
         let base = std::path::absolute(path)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
@@ -76,7 +86,8 @@ impl Config {
     /// Parses the file's text; `base` is the folder globs are relative to.
     pub fn parse(text: &str, shown: &str, base: PathBuf) -> Result<Config, String> {
         let raw: RawFile = toml::from_str(text).map_err(|e| {
-            let msg = e.message().trim().to_string();
+            // A key or value quoted in the message may hold a line break: one line, always.
+            let msg = crate::core::escape::line(e.message().trim()).into_owned();
             match e.span() {
                 Some(s) => {
                     let r = LineIndex::new(text.as_bytes()).region(Span::from_range(s));
@@ -85,6 +96,12 @@ impl Config {
                 None => format!("{shown}: {msg}"),
             }
         })?;
+        if raw.allow.len() > MAX_ENTRIES {
+            return Err(format!(
+                "{shown}: {} [[allow]] entries; at most {MAX_ENTRIES}",
+                raw.allow.len()
+            ));
+        }
         let idx = LineIndex::new(text.as_bytes());
         let mut allow = Vec::new();
         for entry in raw.allow {
@@ -92,15 +109,14 @@ impl Config {
             let line = idx.region(span).line;
             let a = entry.into_inner();
             let at = format!("{shown}:{line}");
+            check_lengths(&a).map_err(|why| format!("{at}: {why}"))?;
             check_rule(&a.rule).map_err(|why| format!("{at}: {why}"))?;
             if a.reason.trim().is_empty() {
                 return Err(format!(
                     "{at}: reason is empty: say why the warning is allowed"
                 ));
             }
-            let glob = Glob::new(&a.path)
-                .map_err(|e| format!("{at}: path: {e}"))?
-                .compile_matcher();
+            let glob = compile(&a.path).map_err(|why| format!("{at}: path: {why}"))?;
             allow.push(Allowance {
                 rule: a.rule,
                 path: a.path,
@@ -205,6 +221,50 @@ fn relative(base: &Path, path: &Path) -> Option<String> {
     )
 }
 
+/// The file's text, refused past [`MAX_FILE_BYTES`] without reading further.
+fn read_capped(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "over {MAX_FILE_BYTES} bytes; a configuration file is smaller"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
+/// Each value within its limit; the error names the key and the lengths, never the value.
+fn check_lengths(a: &RawAllow) -> Result<(), String> {
+    let texts = [
+        ("rule", Some(&a.rule)),
+        ("text", a.text.as_ref()),
+        ("reason", Some(&a.reason)),
+    ];
+    let long = texts
+        .iter()
+        .filter_map(|(k, v)| Some((*k, v.as_ref()?.len(), MAX_TEXT_BYTES)))
+        .chain([("path", a.path.len(), MAX_GLOB_BYTES)])
+        .find(|(_, n, max)| n > max);
+    match long {
+        Some((key, n, max)) => Err(format!("{key} is {n} bytes long; at most {max}")),
+        None => Ok(()),
+    }
+}
+
+/// The `path` glob, compiled; the error is globset's reason alone (the glob may hold anything,
+/// line breaks included, so it is not repeated).
+fn compile(path: &str) -> Result<GlobSet, String> {
+    let glob = Glob::new(path).map_err(|e| format!("not a valid glob: {}", e.kind()))?;
+    GlobSetBuilder::new()
+        .add(glob)
+        .build()
+        .map_err(|e| format!("the glob does not compile: {}", e.kind()))
+}
+
 /// A rule an allowance may name: a warning of the catalogue.
 fn check_rule(id: &str) -> Result<(), String> {
     match rules::find(id) {
@@ -219,7 +279,8 @@ fn check_rule(id: &str) -> Result<(), String> {
                 .map(|r| r.id)
                 .collect();
             Err(format!(
-                "no rule named {id}; {}",
+                "no rule named {}; {}",
+                crate::core::escape::line(id),
                 suggest::help(id, &warnings, "the warnings that can be allowed")
             ))
         }

@@ -168,3 +168,22 @@ fn ci_reads_the_root_file_and_never_one_inside_a_pack() {
         "{text}"
     );
 }
+
+#[test]
+fn an_allowance_glob_past_its_limit_is_a_one_line_usage_error_not_a_crash() {
+    // 160,000 `?` once made the glob compiler panic (exit 3).
+    let ws = workspace();
+    let long = ALLOW.replace("packs/warned/prompts/*.md", &"?".repeat(160_000));
+    std::fs::write(ws.path().join("allow.toml"), long).unwrap();
+    let args = ["check", "packs/warned", "--config", "allow.toml"];
+    let (code, out, err) = run(ws.path(), &args, &[]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err,
+        "hippo-packs: --config allow.toml:1: path is 160000 bytes long; at most 1024\n"
+    );
+    // Control: the same file with its short glob is read, and the warning it allows is taken.
+    std::fs::write(ws.path().join("allow.toml"), ALLOW).unwrap();
+    let (code, out, err) = run(ws.path(), &[&args[..], &["--deny-warnings"]].concat(), &[]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -90,3 +90,40 @@ fn ci_refuses_a_sarif_file_through_a_link_or_outside_before_any_work() {
     assert_eq!(r.code, 0, "{r}");
     assert!(ws.path().join(".hippo-packs/out.sarif").is_file());
 }
+
+#[test]
+fn ci_refuses_a_file_or_link_named_like_the_report_folder_by_name() {
+    // A pull request adds a regular file `.hippo-packs`: the default report's folder cannot be
+    // made. Named as a usage error (exit 2), never "internal error ... File exists".
+    let outside = tempfile::tempdir().unwrap();
+    for plant in ["file", "link"] {
+        let ws = tempfile::tempdir().unwrap();
+        common::copy_pack("decision-log", ws.path(), "packs/good");
+        let at = ws.path().join(".hippo-packs");
+        match plant {
+            "file" => std::fs::write(&at, "not a folder").unwrap(),
+            _ => symlink(outside.path(), &at).unwrap(),
+        }
+        let r = Ci::new()
+            .args(&["--upload", "false", "--test", "false"])
+            .run(ws.path());
+        assert_eq!(r.code, 2, "{plant}: {r}");
+        let errors = r.errors();
+        assert_eq!(errors.len(), 1, "{plant}: {r}");
+        assert!(errors[0].contains(".hippo-packs"), "{plant}: {}", errors[0]);
+        assert!(!r.stderr.contains("internal error"), "{plant}: {r}");
+        assert!(
+            !r.stdout.contains("::group::"),
+            "{plant}: nothing checked: {r}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    // Control: the same workspace without the plant writes the default report.
+    let ws = tempfile::tempdir().unwrap();
+    common::copy_pack("decision-log", ws.path(), "packs/good");
+    let r = Ci::new()
+        .args(&["--upload", "false", "--test", "false"])
+        .run(ws.path());
+    assert_eq!(r.code, 0, "{r}");
+    assert!(ws.path().join(".hippo-packs/hippo-packs.sarif").is_file());
+}

@@ -56,6 +56,11 @@ pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
         if prefix == abs && meta.is_dir() {
             return Some(format!("sarif-file {file}: is a folder"));
         }
+        if prefix != abs && !meta.is_dir() {
+            return Some(format!(
+                "sarif-file {file}: {shown} in the workspace is a file, not a folder; remove it or name another sarif-file"
+            ));
+        }
     }
     None
 }
@@ -103,5 +108,28 @@ mod tests {
         );
         assert!(at("inside/../x.sarif").is_some(), "a link before a `..`");
         assert_eq!(at("d/x.sarif"), None, "control: the real folder");
+    }
+
+    #[test]
+    fn a_file_where_the_report_folder_goes_is_refused_by_name() {
+        let ws = tempfile::tempdir().unwrap();
+        let w = ws.path();
+        let at = |f: &str| refusal(&w.join(f).display().to_string(), Some(w));
+        assert_eq!(
+            at(".hippo-packs/hippo-packs.sarif"),
+            None,
+            "control: nothing there yet"
+        );
+        std::fs::write(w.join(".hippo-packs"), "x").unwrap();
+        let why = at(".hippo-packs/hippo-packs.sarif").unwrap();
+        assert!(
+            why.contains(".hippo-packs in the workspace is a file, not a folder"),
+            "{why}"
+        );
+        assert_eq!(
+            at(".hippo-packs"),
+            None,
+            "control: the file itself may be the report"
+        );
     }
 }

@@ -44,6 +44,11 @@ pub fn run() -> i32 {
         }
     };
     release_freed_memory();
+    // Before any thread starts, so that every thread inherits the blocked signals.
+    if let Err(e) = crate::core::interrupt::install() {
+        eprintln!("hippo-packs: internal error: cannot wait for signals: {e}");
+        return EXIT_INTERNAL;
+    }
     match commands::dispatch(cli) {
         Ok(code) => code,
         Err(e) => {

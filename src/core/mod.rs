@@ -3,14 +3,15 @@
 //! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
 //! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets, and the
 //! output hygiene of [`escape`], the report writer of [`fsx`] that never follows a link, the open
-//! [`folder`] that `test`'s temporary files are reached through, and how the reports name a
-//! folder ([`paths`]).
+//! [`folder`] that `test`'s temporary files are reached through, how the reports name a
+//! folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
 
 mod diagnostic;
 pub mod escape;
 pub mod fingerprint;
 pub mod folder;
 pub mod fsx;
+pub mod interrupt;
 mod line_index;
 pub mod paths;
 mod rule;

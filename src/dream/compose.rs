@@ -182,7 +182,8 @@ impl<'a> Draft<'a> {
         Some(lo)
     }
 
-    /// The prompt with the `keep` newest turns, assembled once.
+    /// The prompt with the `keep` newest turns, assembled once; each input's data is joined
+    /// once, however many times the template names it.
     pub(super) fn render(&self, pass: &Pass, tpl: &Template<'_>, keep: usize) -> String {
         let kept = self.kept(keep);
         let turns = || {
@@ -192,16 +193,22 @@ impl<'a> Draft<'a> {
                 .filter(|(_, k)| **k)
                 .map(|(t, _)| t)
         };
-        let data = |name: &str| match name {
-            "sessions" => self.sessions.join("\n"),
-            "notes" => self.notes.join("\n"),
-            "turns" => turns().map(|t| t.line).collect::<Vec<_>>().join("\n"),
-            "human_confirmed" => turns()
-                .filter(|t| t.user)
-                .map(|t| t.line)
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
+        let joined: [OnceCell<String>; 4] = Default::default();
+        let data = |name: &str| {
+            let Some(i) = INPUTS.iter().position(|n| *n == name) else {
+                return String::new();
+            };
+            let text = joined[i].get_or_init(|| match i {
+                0 => self.sessions.join("\n"),
+                1 => self.notes.join("\n"),
+                2 => turns().map(|t| t.line).collect::<Vec<_>>().join("\n"),
+                _ => turns()
+                    .filter(|t| t.user)
+                    .map(|t| t.line)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            });
+            text.clone()
         };
         render::prompt_with(&pass.prompt, &tpl.holes, &pass.reads, &data, true)
     }

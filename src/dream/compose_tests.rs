@@ -200,3 +200,33 @@ fn a_growing_chunk_has_the_length_of_its_whole_prompt() {
     let b = long.add(&sessions, &lines, 0, &mut |_| "xx".to_string());
     assert_eq!(b, a + 2, "two notes, one byte longer each");
 }
+
+#[test]
+fn a_placeholder_named_many_times_costs_its_data_each_time() {
+    let (sessions, notes) = fixture();
+    let lines = TurnLines::new(&sessions);
+    let call = Call {
+        notes: vec!["notes/a.md".into()],
+        sessions: vec![0, 1],
+    };
+    let mut text = |id: &str| note_text(&notes, id);
+    let draft = Draft::new(&call, &sessions, &lines, &mut text);
+    let size = |copies: usize, keep: usize| {
+        let p = pass(&"{{turns}}\n".repeat(copies), &["turns"]);
+        let tpl = Template::new(&p);
+        let computed = draft.len(&tpl, keep);
+        assert_eq!(
+            computed,
+            draft.render(&p, &tpl, keep).len(),
+            "{copies} copies"
+        );
+        computed
+    };
+    for copies in [1, 2, 1_000] {
+        // The data each copy adds: the prompt with every turn less the prompt with none.
+        let data = size(1, 6) - size(1, 0);
+        assert_eq!(size(copies, 6) - size(copies, 0), copies * data, "{copies}");
+    }
+    // Control: the turns' data is not empty, so the sizes above do differ.
+    assert!(size(1_000, 6) > size(1_000, 0) + 1_000);
+}

@@ -48,9 +48,9 @@ pub struct ReviewPrompt {
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub counts: Counts,
-    /// The pass's prompts, in call order.
+    /// The pass's prompts, in call order (when the [`Watch`] keeps them).
     pub prompts: Vec<String>,
-    /// The reviewer's prompts, in order.
+    /// The reviewer's prompts, in order (when the [`Watch`] keeps them).
     pub review_prompts: Vec<ReviewPrompt>,
     pub events: Vec<Event>,
 }
@@ -141,13 +141,37 @@ fn candidates_why(
     kept
 }
 
-/// Runs one pass over the window's sessions (docs/testing-packs.md: calls, rendering, validation, review).
+/// What a run does with each prompt of the pass as it is sent: `prompt` sees it, and it is
+/// kept in the [`Outcome`] (with the reviewer's prompts) only when `keep` says so. Without
+/// `keep` a run holds one prompt at a time, however many calls it makes.
+pub struct Watch<'a> {
+    pub prompt: &'a mut dyn FnMut(&str),
+    pub keep: bool,
+}
+
+/// Runs one pass over the window's sessions (docs/testing-packs.md: calls, rendering, validation, review),
+/// keeping every prompt in the [`Outcome`].
 pub fn run(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
     model: &dyn model::Model,
     reviewer: &dyn model::Model,
+) -> Outcome {
+    let watch = Watch {
+        prompt: &mut |_| {},
+        keep: true,
+    };
+    run_watched(pass, sessions, notes, (model, reviewer), watch)
+}
+
+/// [`run`], each prompt handed to `watch` as it is sent and kept only when it asks.
+pub fn run_watched(
+    pass: &Pass,
+    sessions: &[Session],
+    notes: &mut dyn Notes,
+    (model, reviewer): (&dyn model::Model, &dyn model::Model),
+    watch: Watch<'_>,
 ) -> Outcome {
     let mut out = Outcome::default();
     let cands = candidates_why(pass, sessions, notes, &mut out.events);
@@ -163,6 +187,7 @@ pub fn run(
         tpl: &tpl,
         lines: &lines,
         proposed: Vec::new(),
+        watch,
         out,
     };
     if pass.per_note {
@@ -214,7 +239,7 @@ fn chunk(run: &[usize], sessions: &[Session], cands: &[String]) -> Call {
 }
 
 /// The calls of one pass: what every call reads, and what the pass has produced so far.
-struct Calls<'a> {
+struct Calls<'a, 'w> {
     pass: &'a Pass,
     sessions: &'a [Session],
     notes: &'a mut dyn Notes,
@@ -224,10 +249,11 @@ struct Calls<'a> {
     lines: &'a TurnLines,
     /// The new lines proposed by earlier calls (a later call may not propose one again).
     proposed: Vec<String>,
+    watch: Watch<'w>,
     out: Outcome,
 }
 
-impl Calls<'_> {
+impl Calls<'_, '_> {
     /// One call: render within the budget, ask the model, validate its reply, review and apply
     /// each valid proposal.
     fn make(&mut self, call: &Call) {
@@ -244,8 +270,12 @@ impl Calls<'_> {
         };
         self.out.counts.calls += 1;
         let call_no = self.out.counts.calls as usize;
-        self.out.prompts.push(prompt.clone());
-        let reply = match self.model.complete(&prompt) {
+        (self.watch.prompt)(&prompt);
+        let reply = self.model.complete(&prompt);
+        if self.watch.keep {
+            self.out.prompts.push(prompt);
+        }
+        let reply = match reply {
             Ok(r) => r,
             Err(error) => {
                 let error = format!("the model failed: {error}");
@@ -334,12 +364,15 @@ impl Calls<'_> {
     ) {
         let note_text = self.notes.read(&p.note).unwrap_or_default();
         let rp = render::proposal_review(&self.pass.persona, call_sessions, &p, &note_text);
-        self.out.review_prompts.push(ReviewPrompt {
-            call: call_no,
-            proposal: n,
-            text: rp.clone(),
-        });
-        let (confirmed, reviewer_note) = match self.reviewer.complete(&rp) {
+        let answer = self.reviewer.complete(&rp);
+        if self.watch.keep {
+            self.out.review_prompts.push(ReviewPrompt {
+                call: call_no,
+                proposal: n,
+                text: rp,
+            });
+        }
+        let (confirmed, reviewer_note) = match answer {
             Ok(answer) => (
                 validate::confirms(&answer),
                 validate::reviewer_note(&answer),

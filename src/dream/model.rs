@@ -87,9 +87,13 @@ impl Model for Command {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", self.program))?;
+        // Held until this call is done: an interrupt kills the command's process group.
+        let (mut child, _held) = crate::core::interrupt::hold(|| {
+            let child = cmd.spawn()?;
+            let group = i32::try_from(child.id()).unwrap_or(0);
+            Ok::<_, std::io::Error>((child, crate::core::interrupt::Undo::Kill(group)))
+        })
+        .map_err(|e| format!("cannot run {}: {e}", self.program))?;
         let (mut stdin, mut stdout, mut stderr) =
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(i), Some(o), Some(e)) => (i, o, e),

@@ -176,8 +176,17 @@ pub fn prompt_with(
         out.push_str(&template[at..p.span.start]);
         let data = data(p.name);
         if defanged {
-            let name = p.name;
-            out.push_str(&format!("<<<UNTRUSTED {name}>>>\n{data}\n<<<END {name}>>>"));
+            for piece in [
+                "<<<UNTRUSTED ",
+                p.name,
+                ">>>\n",
+                &data,
+                "\n<<<END ",
+                p.name,
+                ">>>",
+            ] {
+                out.push_str(piece);
+            }
         } else {
             out.push_str(&block(p.name, &data));
         }

@@ -383,3 +383,41 @@ fn over_budget_drops_the_oldest_turns_and_skips_what_cannot_fit() {
 }
 
 mod review;
+
+#[test]
+fn prompts_are_watched_as_sent_and_kept_only_when_asked() {
+    let p = pass(&["sessions", "notes", "turns"], false);
+    let long = "y".repeat(400);
+    let mk = |id: &str, minute| {
+        session(
+            id,
+            &["notes/Decision log.md"],
+            vec![t(id, 1, Role::User, minute, &long)],
+        )
+    };
+    let sessions = vec![mk("a", 0), mk("b", 1)];
+    let kept = run(
+        &p,
+        &sessions,
+        &mut notes(),
+        &StandIn::model("[]"),
+        &StandIn::reviewer("confirm"),
+    );
+    for keep in [false, true] {
+        let mut seen = Vec::new();
+        let watch = Watch {
+            prompt: &mut |p| seen.push(p.len()),
+            keep,
+        };
+        let models = (
+            &StandIn::model("[]") as &dyn Model,
+            &StandIn::reviewer("confirm") as &dyn Model,
+        );
+        let out = run_watched(&p, &sessions, &mut notes(), models, watch);
+        assert_eq!(out.counts, kept.counts);
+        let lens: Vec<usize> = kept.prompts.iter().map(String::len).collect();
+        assert_eq!(seen, lens, "the watch sees every prompt, as sent");
+        // Control: kept only when asked.
+        assert_eq!(out.prompts.len(), if keep { lens.len() } else { 0 });
+    }
+}

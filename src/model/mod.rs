@@ -8,6 +8,7 @@ pub mod manifest;
 pub mod pass;
 pub mod prompt;
 pub mod redact;
+pub mod schema;
 pub mod time;
 pub mod tomlx;
 pub mod transcript;

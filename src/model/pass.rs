@@ -6,6 +6,11 @@ use crate::core::Span;
 /// The input budget of a pass file that does not set `input_budget_bytes`.
 pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
 
+/// The most `test` lets one prompt hold: it uses the smaller of `input_budget_bytes` and this
+/// (hippo accepts any positive value; a larger one is the `input-budget` warning;
+/// docs/testing-packs.md, "Budget").
+pub const INPUT_BUDGET_CAP: u64 = 10_000_000;
+
 /// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
 /// its rule (the pack then has errors and `test` runs nothing); string values are kept as
 /// written so that, say, a prompt it names still counts as referenced.
@@ -23,7 +28,8 @@ pub struct PassDef {
     /// `personas/<name>.md` (as written; empty when absent or not a string).
     pub reviewer: String,
     pub per_note: bool,
-    /// [`DEFAULT_INPUT_BUDGET`] when absent or invalid.
+    /// As written; [`DEFAULT_INPUT_BUDGET`] when absent or invalid (`test` uses at most
+    /// [`INPUT_BUDGET_CAP`]).
     pub input_budget_bytes: u64,
     pub note_types: Vec<String>,
     pub note_paths: Vec<String>,

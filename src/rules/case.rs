@@ -5,14 +5,17 @@
 //! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
 
 use super::declare::declare_rules;
+use super::keys::{self, Document, Reader, Wording};
 use crate::core::{Diagnostic, Span};
 use crate::model::case::*;
-use crate::model::tomlx::{self, DeTable, DeValue};
-use crate::model::transcript::Tool;
+use crate::model::schema::{Entry, Key, Table, Type, Value};
+use crate::model::tomlx::{self, DeTable};
 use crate::pack::Pack;
-use read::{Ctx, KeyRules};
+use read::Ctx;
+use session::{SessionDraft, session_handoff, session_id, session_notes, session_tool};
 
 mod read;
+mod session;
 
 declare_rules! {
     /// A case.toml that is not valid TOML
@@ -63,21 +66,79 @@ declare_rules! {
     pub static CASE_NOTE = "case-note", Error, VeryHigh;
 }
 
-const TOP_KEYS: &[&str] = &["protocol", "pass", "about", "session", "model", "expect"];
-const SESSION_KEYS: &[&str] = &["id", "tool", "notes", "handoff"];
-const MODEL_KEYS: &[&str] = &["reply", "verdict"];
-const EXPECT_KEYS: &[&str] = &[
-    "calls",
-    "proposals",
-    "validation_failures",
-    "confirmed",
-    "rejected",
-    "applied",
-    "prompt_contains",
-    "prompt_excludes",
-    "note",
-];
-const NOTE_KEYS: &[&str] = &["path", "contains", "excludes"];
+static DOCUMENT: Document = Document {
+    what: "case.toml",
+    wording: Wording::Plain,
+    unknown: &CASE_UNKNOWN_KEY,
+    missing: &CASE_MISSING_KEY,
+    value: &CASE_VALUE,
+};
+
+/// A key's check: reads its value into what its table builds and reports what breaks its rule (a
+/// value of another type is reported already).
+type Check<T> = fn(&mut Ctx<'_>, &mut T, &Entry<'_, '_>);
+
+const NEED_SESSION: &str = "a case needs at least one [[session]]";
+
+/// The tables of case.toml and their keys, in the order of the page's table.
+static TOP: Table<Check<CaseDef>> = Table {
+    name: "",
+    keys: &[
+        Key::<Check<CaseDef>>::required("protocol", Type::String, protocol).says(keys::PROTOCOL),
+        Key::required("pass", Type::String, pass),
+        Key::optional("about", Type::String, about),
+        Key::<Check<CaseDef>>::required("session", Type::Tables, sessions).because(NEED_SESSION),
+        Key::optional("model", Type::Table, model),
+        Key::optional("expect", Type::Table, expect),
+    ],
+};
+
+static SESSION: Table<Check<SessionDraft>> = Table {
+    name: "session",
+    keys: &[
+        Key::required("id", Type::String, session_id),
+        Key::optional("tool", Type::String, session_tool),
+        Key::optional("notes", Type::Strings, session_notes),
+        Key::optional("handoff", Type::String, session_handoff),
+    ],
+};
+
+static MODEL: Table<Check<CaseDef>> = Table {
+    name: "model",
+    keys: &[
+        Key::optional("reply", Type::String, reply),
+        Key::optional("verdict", Type::String, verdict),
+    ],
+};
+
+static EXPECT: Table<Check<Expect>> = Table {
+    name: "expect",
+    keys: &[
+        count(COUNT_KEYS[0]),
+        count(COUNT_KEYS[1]),
+        count(COUNT_KEYS[2]),
+        count(COUNT_KEYS[3]),
+        count(COUNT_KEYS[4]),
+        count(COUNT_KEYS[5]),
+        Key::optional("prompt_contains", Type::Strings, prompt_texts),
+        Key::optional("prompt_excludes", Type::Strings, prompt_texts),
+        Key::optional("note", Type::Tables, expect_notes),
+    ],
+};
+
+const fn count(name: &'static str) -> Key<Check<Expect>> {
+    Key::<Check<Expect>>::optional(name, Type::Integer, expect_count)
+        .says("must be a non-negative integer")
+}
+
+static NOTE: Table<Check<NoteDraft>> = Table {
+    name: "expect.note",
+    keys: &[
+        Key::required("path", Type::String, note_path),
+        Key::optional("contains", Type::Strings, note_texts),
+        Key::optional("excludes", Type::Strings, note_texts),
+    ],
+};
 
 /// Checks every tests/<case>/case.toml and returns the cases it could read, in walk order.
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
@@ -115,54 +176,47 @@ fn check_case(
             return case;
         }
     };
-    let top = doc.get_ref();
+    // Sessions that are there and cannot be read clear it (`sessions`).
+    case.parsed = true;
     let mut cx = Ctx {
         pack,
-        path,
-        rules: KeyRules {
-            value: &CASE_VALUE,
-            missing: &CASE_MISSING_KEY,
-            unknown: &CASE_UNKNOWN_KEY,
-            note: &CASE_NOTE,
+        reader: Reader {
+            doc: &DOCUMENT,
+            path,
+            out,
         },
+        note_rule: &CASE_NOTE,
         case_dir: format!("tests/{name}/"),
-        out,
     };
-    cx.unknown_keys(top, "", TOP_KEYS);
-    match tomlx::get(top, "protocol") {
-        None => cx.missing(None, "protocol", ""),
-        Some((_, v)) => {
-            if v.get_ref().as_str() != Some("HIPPO_V1") {
-                cx.value(tomlx::span_of(v), "protocol: must be \"HIPPO_V1\"".into());
-            }
-        }
-    }
-    match tomlx::get(top, "pass") {
-        None => cx.missing(None, "pass", ""),
-        Some((_, v)) => case.pass = pass(&mut cx, v),
-    }
-    if let Some((_, v)) = tomlx::get(top, "about") {
-        case.about = cx.string(v, "about");
-    }
-    case.parsed = sessions(&mut cx, top, &mut case.sessions);
-    if let Some((_, v)) = tomlx::get(top, "model")
-        && let Some(t) = cx.table(v, "model")
-    {
-        model(&mut cx, t, &mut case);
-    }
-    if let Some((_, v)) = tomlx::get(top, "expect")
-        && let Some(t) = cx.table(v, "expect")
-    {
-        case.expect = expect(&mut cx, t);
-    }
+    read(&mut cx, doc.get_ref(), None, &TOP, &mut case);
     case
 }
 
+/// Reads a table into `into`: its key problems reported, then each key's check.
+fn read<T>(
+    cx: &mut Ctx<'_>,
+    table: &DeTable<'_>,
+    at: Option<Span>,
+    decl: &Table<Check<T>>,
+    into: &mut T,
+) {
+    for (key, entry) in cx.reader.read(table, at, decl) {
+        (key.check)(cx, into, &entry);
+    }
+}
+
+fn protocol(cx: &mut Ctx<'_>, _: &mut CaseDef, e: &Entry<'_, '_>) {
+    if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
+        cx.reader.wrong(e, keys::PROTOCOL);
+    }
+}
+
 /// `pass`: the name of a pass of this pack.
-fn pass(cx: &mut Ctx<'_>, v: &tomlx::Spanned<DeValue<'_>>) -> Option<String> {
-    let p = cx.string(v, "pass")?;
+fn pass(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    let Value::String(p) = e.value else { return };
     if cx.pack.file(&format!("passes/{p}.toml")).is_some() {
-        return Some(p);
+        case.pass = Some(p.to_string());
+        return;
     }
     let has_passes = cx
         .pack
@@ -170,179 +224,150 @@ fn pass(cx: &mut Ctx<'_>, v: &tomlx::Spanned<DeValue<'_>>) -> Option<String> {
         .any(|f| f.path.ends_with(".toml"));
     // With no pass file at all, `missing file passes/<name>.toml` says it.
     if has_passes {
-        cx.value(
-            tomlx::span_of(v),
-            format!("pass: no pass named {p} in this pack"),
-        );
+        cx.reader
+            .wrong(e, format_args!("no pass named {p} in this pack"));
     }
-    None
 }
 
-/// `[[session]]`: at least one, each id once. False when a session could not be read.
-fn sessions(cx: &mut Ctx<'_>, top: &DeTable<'_>, out: &mut Vec<SessionDef>) -> bool {
-    let Some((key_span, v)) = tomlx::get(top, "session") else {
-        cx.missing(None, "session", "a case needs at least one [[session]]");
-        return true;
+fn about(_: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    if let Value::String(s) = e.value {
+        case.about = Some(s.to_string());
+    }
+}
+
+/// `[[session]]`: at least one, each id once; a session that cannot be read clears `parsed`.
+fn sessions(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    let Value::Tables(tables) = &e.value else {
+        case.parsed = false;
+        return;
     };
-    let mut ok = true;
-    let tables = cx.tables(v, "session");
     if tables.is_empty() {
-        ok = false;
-        if matches!(v.get_ref(), DeValue::Array(a) if a.is_empty()) {
-            cx.missing(
-                Some(key_span),
-                "session",
-                "a case needs at least one [[session]]",
-            );
-        }
+        case.parsed = false;
+        cx.reader
+            .missing(Some(e.key_span), "session", Some(NEED_SESSION));
     }
     for (span, t) in tables {
-        cx.unknown_keys(t, "session", SESSION_KEYS);
-        match session(cx, span, t) {
-            Some(s) if out.iter().any(|o| o.id == s.id) => {
-                cx.value(s.span, format!("session.id: {} is declared twice", s.id));
+        let mut draft = SessionDraft::default();
+        read(cx, t, Some(*span), &SESSION, &mut draft);
+        match draft.finish() {
+            Some(s) if case.sessions.iter().any(|o| o.id == s.id) => {
+                cx.reader
+                    .value(s.span, format!("session.id: {} is declared twice", s.id));
             }
-            Some(s) => out.push(s),
-            None => ok = false,
+            Some(s) => case.sessions.push(s),
+            None => case.parsed = false,
         }
     }
-    ok
 }
 
 /// `[model]`: the stand-in model's reply and verdict.
-fn model(cx: &mut Ctx<'_>, t: &DeTable<'_>, case: &mut CaseDef) {
-    cx.unknown_keys(t, "model", MODEL_KEYS);
-    if let Some((_, r)) = tomlx::get(t, "reply")
-        && let Some(r) = cx.string(r, "model.reply")
-    {
-        case.reply = r;
+fn model(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    if let Value::Table(t) = e.value {
+        read(cx, t, Some(e.span), &MODEL, case);
     }
-    if let Some((_, r)) = tomlx::get(t, "verdict")
-        && let Some(s) = cx.string(r, "model.verdict")
-    {
-        if matches!(s.as_str(), "confirm" | "reject") {
-            case.verdict = s;
-        } else {
-            cx.value(
-                tomlx::span_of(r),
-                format!("model.verdict: {s} is not confirm or reject"),
-            );
+}
+
+fn reply(_: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    if let Value::String(s) = e.value {
+        case.reply = s.to_string();
+    }
+}
+
+fn verdict(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    match e.value {
+        Value::String(s @ ("confirm" | "reject")) => case.verdict = s.to_string(),
+        Value::String(s) => cx
+            .reader
+            .wrong(e, format_args!("{s} is not confirm or reject")),
+        _ => {}
+    }
+}
+
+fn expect(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+    if let Value::Table(t) = e.value {
+        read(cx, t, Some(e.span), &EXPECT, &mut case.expect);
+    }
+}
+
+/// One of the counts, in file order.
+fn expect_count(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
+    match e.value {
+        Value::Integer(Some(n)) if n >= 0 => expect.counts.push(ExpectCount {
+            key: e.key,
+            value: n as u64,
+            span: e.key_span,
+        }),
+        Value::Integer(_) => cx.reader.wrong(e, "must be a non-negative integer"),
+        _ => {}
+    }
+}
+
+/// `prompt_contains` or `prompt_excludes`.
+fn prompt_texts(_: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
+    let texts = located(&e.value);
+    match e.key {
+        "prompt_contains" => expect.prompt_contains = texts,
+        _ => expect.prompt_excludes = texts,
+    }
+}
+
+/// `[[expect.note]]`: each note whose path names a note of the case.
+fn expect_notes(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
+    let Value::Tables(tables) = &e.value else {
+        return;
+    };
+    for (span, t) in tables {
+        let mut draft = NoteDraft::default();
+        read(cx, t, Some(*span), &NOTE, &mut draft);
+        if let Some((path, span)) = draft.path {
+            expect.notes.push(ExpectNote {
+                path,
+                span,
+                contains: draft.contains,
+                excludes: draft.excludes,
+            });
         }
     }
 }
 
-fn session(cx: &mut Ctx<'_>, table_span: Span, t: &DeTable<'_>) -> Option<SessionDef> {
-    let mut ok = true;
-    let (id, span) = match tomlx::get(t, "id") {
-        None => {
-            cx.missing(Some(table_span), "session.id", "");
-            return None;
-        }
-        Some((span, v)) => match cx.string(v, "session.id") {
-            Some(id) if !id.trim().is_empty() && !id.contains(['\n', '\r']) => (id, span),
-            Some(_) => {
-                cx.value(
-                    tomlx::span_of(v),
-                    "session.id: must be a non-empty line".into(),
-                );
-                return None;
-            }
-            None => return None,
-        },
-    };
-    let mut s = SessionDef {
-        id,
-        span,
-        tool: Tool::ClaudeCode,
-        notes: Vec::new(),
-        handoff: String::new(),
-    };
-    if let Some((_, v)) = tomlx::get(t, "tool") {
-        if let Some(tool) = cx.string(v, "session.tool") {
-            match Tool::parse(&tool) {
-                Some(tool) => s.tool = tool,
-                None => {
-                    ok = false;
-                    cx.value(
-                        tomlx::span_of(v),
-                        format!("session.tool: {tool} is not claude-code or codex"),
-                    );
-                }
-            }
-        } else {
-            ok = false;
-        }
-    }
-    if let Some((_, v)) = tomlx::get(t, "notes") {
-        for n in cx.strings(v, "session.notes") {
-            if cx.note("session.notes", &n.text, n.span) && !s.notes.contains(&n.text) {
-                s.notes.push(n.text);
-            }
-        }
-    }
-    if let Some((_, v)) = tomlx::get(t, "handoff")
-        && let Some(h) = cx.string(v, "session.handoff")
-    {
-        s.handoff = h;
-    }
-    ok.then_some(s)
+/// An `[[expect.note]]` as read: its path when it names a note of the case.
+#[derive(Default)]
+struct NoteDraft {
+    /// The path and the span of its key.
+    path: Option<(String, Span)>,
+    contains: Vec<Located>,
+    excludes: Vec<Located>,
 }
 
-fn expect(cx: &mut Ctx<'_>, t: &DeTable<'_>) -> Expect {
-    let mut e = Expect::default();
-    cx.unknown_keys(t, "expect", EXPECT_KEYS);
-    for (k, v) in tomlx::entries(t) {
-        let key = k.get_ref().as_ref();
-        if let Some(&count_key) = COUNT_KEYS.iter().find(|c| **c == key) {
-            match tomlx::integer(v.get_ref()).filter(|n| *n >= 0) {
-                Some(n) => e.counts.push(ExpectCount {
-                    key: count_key,
-                    value: n as u64,
-                    span: tomlx::span_of(k),
-                }),
-                None => cx.value(
-                    tomlx::span_of(v),
-                    format!("expect.{key}: must be a non-negative integer"),
-                ),
-            }
-        }
+fn note_path(cx: &mut Ctx<'_>, note: &mut NoteDraft, e: &Entry<'_, '_>) {
+    if let Value::String(p) = e.value
+        && cx.note("expect.note.path", p, e.span)
+    {
+        note.path = Some((p.to_string(), e.key_span));
     }
-    if let Some((_, v)) = tomlx::get(t, "prompt_contains") {
-        e.prompt_contains = cx.strings(v, "expect.prompt_contains");
+}
+
+/// `contains` or `excludes`.
+fn note_texts(_: &mut Ctx<'_>, note: &mut NoteDraft, e: &Entry<'_, '_>) {
+    let texts = located(&e.value);
+    match e.key {
+        "contains" => note.contains = texts,
+        _ => note.excludes = texts,
     }
-    if let Some((_, v)) = tomlx::get(t, "prompt_excludes") {
-        e.prompt_excludes = cx.strings(v, "expect.prompt_excludes");
+}
+
+/// A list of strings with their spans (nothing for a value of another type).
+fn located(v: &Value<'_, '_>) -> Vec<Located> {
+    match v {
+        Value::Strings(list) => list
+            .iter()
+            .map(|(s, span)| Located {
+                text: s.to_string(),
+                span: *span,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
-    if let Some((_, v)) = tomlx::get(t, "note") {
-        for (span, nt) in cx.tables(v, "expect.note") {
-            cx.unknown_keys(nt, "expect.note", NOTE_KEYS);
-            let Some((key_span, pv)) = tomlx::get(nt, "path") else {
-                cx.missing(Some(span), "expect.note.path", "");
-                continue;
-            };
-            let Some(path) = cx.string(pv, "expect.note.path") else {
-                continue;
-            };
-            let path_ok = cx.note("expect.note.path", &path, tomlx::span_of(pv));
-            let contains = match tomlx::get(nt, "contains") {
-                Some((_, v)) => cx.strings(v, "expect.note.contains"),
-                None => Vec::new(),
-            };
-            let excludes = match tomlx::get(nt, "excludes") {
-                Some((_, v)) => cx.strings(v, "expect.note.excludes"),
-                None => Vec::new(),
-            };
-            if path_ok {
-                e.notes.push(ExpectNote {
-                    path,
-                    span: key_span,
-                    contains,
-                    excludes,
-                });
-            }
-        }
-    }
-    e
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The manifest: pack.toml has exactly the keys of hippo's page "Writing a pack", each with its rule.
 
 use super::declare::declare_rules;
+use super::keys::{self, Document, Reader, Wording};
 use super::layout::is_name;
 use crate::core::{Diagnostic, Span};
 use crate::model::manifest::Manifest;
-use crate::model::tomlx::{self, DeTable, DeValue};
+use crate::model::schema::{Entry, Key, Table, Type, Value};
+use crate::model::tomlx;
 use crate::pack::Pack;
 
 declare_rules! {
@@ -50,9 +52,38 @@ pub const RESERVED: &[&str] = &[
     "core", "hippo", "builtin", "local", "registry", "official", "test", "tests",
 ];
 
-const KEYS: &[&str] = &["name", "version", "description", "authors", "license"];
-
 const PATH: &str = "pack.toml";
+
+static DOCUMENT: Document = Document {
+    what: "pack.toml",
+    // protocol and kind are read first; the others are then checked against the five that
+    // serde's message lists, as the page prints it.
+    wording: Wording::Serde {
+        unlisted: &["protocol", "kind"],
+    },
+    unknown: &MANIFEST_UNKNOWN_KEY,
+    missing: &MANIFEST_MISSING_KEY,
+    value: &MANIFEST_VALUE,
+};
+
+/// A key's check: what is wrong with its value (a value of another type is reported already).
+type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<String>;
+
+/// The keys of pack.toml, in the order of the page's example.
+static KEYS: Table<Check> = Table {
+    name: "",
+    keys: &[
+        Key::<Check>::required("protocol", Type::String, protocol).says(keys::PROTOCOL),
+        Key::<Check>::optional("kind", Type::String, kind).says(KIND),
+        Key::required("name", Type::String, name),
+        Key::required("version", Type::String, version),
+        Key::required("description", Type::String, description),
+        Key::required("authors", Type::Strings, authors),
+        Key::required("license", Type::String, license),
+    ],
+};
+
+const KIND: &str = "must be \"theme\" for a theme pack, or absent for a pass pack";
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let text = pack.file(PATH)?.text()?;
@@ -63,108 +94,63 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
             return None;
         }
     };
-    let table = doc.get_ref();
     let mut m = Manifest::default();
-    let value_err = |span: Span, msg: String| Diagnostic::key(&MANIFEST_VALUE, PATH, span, msg);
-    // protocol and kind are read first.
-    match tomlx::get(table, "protocol") {
-        None => out.push(missing("protocol")),
-        Some((_, v)) => {
-            if v.get_ref().as_str() != Some("HIPPO_V1") {
-                out.push(value_err(
-                    tomlx::span_of(v),
-                    "protocol: must be \"HIPPO_V1\"".into(),
-                ));
-            }
-        }
-    }
-    if let Some((_, v)) = tomlx::get(table, "kind")
-        && v.get_ref().as_str() != Some("theme")
-    {
-        out.push(value_err(
-            tomlx::span_of(v),
-            "kind: must be \"theme\" for a theme pack, or absent for a pass pack".into(),
-        ));
-    }
-    unknown_keys(table, out);
-    for &key in KEYS {
-        let Some((_, v)) = tomlx::get(table, key) else {
-            out.push(missing(key));
-            continue;
-        };
-        let span = tomlx::span_of(v);
-        let problem = match key {
-            "authors" => authors_problem(v.get_ref()),
-            _ => match v.get_ref() {
-                DeValue::String(s) => {
-                    let s = s.as_ref();
-                    match key {
-                        "name" => m.name = Some(s.to_string()),
-                        "version" => m.version = Some(s.to_string()),
-                        _ => {}
-                    }
-                    match key {
-                        "name" => name_problem(s),
-                        "version" => version_problem(s),
-                        "description" => description_problem(s),
-                        _ => license_problem(s),
-                    }
-                }
-                other => Some(format!(
-                    "expected a string, found {}",
-                    tomlx::type_name(other)
-                )),
-            },
-        };
-        if let Some(p) = problem {
-            out.push(value_err(span, format!("{key}: {p}")));
+    let mut reader = Reader {
+        doc: &DOCUMENT,
+        path: PATH,
+        out,
+    };
+    for (key, entry) in reader.read(doc.get_ref(), None, &KEYS) {
+        if let Some(why) = (key.check)(&mut m, &entry) {
+            reader.wrong(&entry, why);
         }
     }
     Some(m)
 }
 
-/// Keys other than the five and `protocol`/`kind`.
-fn unknown_keys(table: &DeTable<'_>, out: &mut Vec<Diagnostic>) {
-    for (k, _) in tomlx::entries(table) {
-        let key = k.get_ref().as_ref();
-        if matches!(key, "protocol" | "kind") || KEYS.contains(&key) {
-            continue;
-        }
-        let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
-        out.push(
-            Diagnostic::key(
-                &MANIFEST_UNKNOWN_KEY,
-                PATH,
-                tomlx::span_of(k),
-                format!(
-                    "unknown field `{key}`, expected one of {}",
-                    expected.join(", ")
-                ),
-            )
-            // The page's line lists five keys; `--format full` names every valid one.
-            .with_hint(crate::core::suggest::help(
-                key,
-                &[
-                    "protocol",
-                    "kind",
-                    "name",
-                    "version",
-                    "description",
-                    "authors",
-                    "license",
-                ],
-                "the keys of pack.toml",
-            )),
-        );
+fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    matches!(e.value, Value::String(s) if s != "HIPPO_V1").then(|| keys::PROTOCOL.into())
+}
+
+fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    matches!(e.value, Value::String(s) if s != "theme").then(|| KIND.into())
+}
+
+fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    m.name = Some(s.to_string());
+    name_problem(s)
+}
+
+fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    m.version = Some(s.to_string());
+    version_problem(s)
+}
+
+fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    match e.value {
+        Value::String(s) => description_problem(s),
+        _ => None,
     }
 }
 
-fn missing(key: &str) -> Diagnostic {
-    Diagnostic::file(
-        &MANIFEST_MISSING_KEY,
-        PATH,
-        format!("missing field `{key}`"),
-    )
+fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    match e.value {
+        Value::String(s) => license_problem(s),
+        _ => None,
+    }
+}
+
+fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+    match &e.value {
+        Value::Strings(list) => authors_problem(list),
+        _ => None,
+    }
 }
 
 pub fn name_problem(s: &str) -> Option<String> {
@@ -221,11 +207,7 @@ pub fn license_problem(s: &str) -> Option<String> {
     (!ok).then(|| "must be an SPDX-style identifier: 1 to 64 of letters, digits, ., + and -".into())
 }
 
-fn authors_problem(v: &DeValue<'_>) -> Option<String> {
-    let list = match tomlx::string_list(v) {
-        Ok(l) => l,
-        Err(e) => return Some(e),
-    };
+fn authors_problem(list: &[(&str, Span)]) -> Option<String> {
     if !(1..=5).contains(&list.len()) {
         return Some(format!("{} names, must be one to five", list.len()));
     }

@@ -5,9 +5,12 @@
 //! matcher, so `check` and `test` agree on what a pattern means.
 
 use super::declare::declare_rules;
+use super::keys::{self, Document, Reader, Wording};
 use super::layout::{Place, is_name, place};
 use crate::core::{Diagnostic, Span};
-use crate::model::tomlx::{self, DeTable, DeValue, Spanned};
+use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
+use crate::model::schema::{Entry, Key, Table, Type, Value};
+use crate::model::tomlx::{self, DeTable};
 use crate::pack::{Kind, Pack};
 
 declare_rules! {
@@ -58,20 +61,51 @@ declare_rules! {
     ///
     /// How to fix: Rename the pass file (and every case.toml that names it).
     pub static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh;
+
+    /// A pass file's input_budget_bytes over 10,000,000
+    ///
+    /// hippo accepts any positive input_budget_bytes; test sends at most 10,000,000 bytes of input
+    /// in a call, so a larger budget does not run as written (and a pack cannot make every test
+    /// run of the registry build prompts of any size).
+    ///
+    /// How to fix: Set input_budget_bytes to 10,000,000 or less.
+    pub static INPUT_BUDGET = "input-budget", Warning, VeryHigh;
 }
 
-/// Unknown keys before value rules: the page's broken example prints `unknown key note_type`
-/// before `note_types: unknown type diary` for the same file.
 /// The inputs a pass may read, which are also the only placeholders a prompt may hold.
 pub const INPUTS: &[&str] = &["sessions", "notes", "turns", "human_confirmed"];
 /// The note types `note_types` may list.
 pub const NOTE_TYPES: &[&str] = &["policy", "decision", "log", "evidence", "topic"];
 /// Pass names core keeps for itself.
 pub const RESERVED: &[&str] = &["verify", "consolidate"];
-use crate::model::pass::{DEFAULT_INPUT_BUDGET, PassDef, one_glob};
 
-const REQUIRED: &[&str] = &["protocol", "prompt", "reads", "reviewer", "per_note"];
-const OPTIONAL: &[&str] = &["input_budget_bytes", "note_types", "note_paths"];
+static DOCUMENT: Document = Document {
+    what: "a pass file",
+    wording: Wording::Plain,
+    unknown: &PASS_UNKNOWN_KEY,
+    missing: &PASS_MISSING_KEY,
+    value: &PASS_VALUE,
+};
+
+/// A key's check: reads its value into the [`PassDef`] and reports what breaks its rule (a value
+/// of another type is reported already).
+type Check = fn(&mut Values<'_>, &mut PassDef, &Entry<'_, '_>);
+
+/// The keys of a pass file, in the order of the page's example.
+static KEYS: Table<Check> = Table {
+    name: "",
+    keys: &[
+        Key::<Check>::required("protocol", Type::String, protocol).says(keys::PROTOCOL),
+        Key::required("prompt", Type::String, file),
+        Key::required("reads", Type::Strings, reads),
+        Key::required("reviewer", Type::String, file),
+        Key::<Check>::required("per_note", Type::Bool, per_note).expects("true or false"),
+        Key::<Check>::optional("input_budget_bytes", Type::Integer, input_budget)
+            .expects("a positive integer"),
+        Key::optional("note_types", Type::Strings, note_types),
+        Key::optional("note_paths", Type::Strings, note_paths),
+    ],
+};
 
 /// Parses and checks every pass file; the flag says whether every one parsed.
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
@@ -117,36 +151,14 @@ fn check_one(
         input_budget_bytes: DEFAULT_INPUT_BUDGET,
         ..PassDef::default()
     };
-    for (k, _) in tomlx::entries(table) {
-        let key = k.get_ref().as_ref();
-        if !REQUIRED.contains(&key) && !OPTIONAL.contains(&key) {
-            out.push(
-                Diagnostic::key(
-                    &PASS_UNKNOWN_KEY,
-                    path,
-                    tomlx::span_of(k),
-                    format!("unknown key {key}"),
-                )
-                .with_hint(crate::core::suggest::help(
-                    key,
-                    &[REQUIRED, OPTIONAL].concat(),
-                    "the keys of a pass file",
-                )),
-            );
-        }
-    }
-    for &key in REQUIRED {
-        if tomlx::get(table, key).is_none() {
-            out.push(Diagnostic::file(
-                &PASS_MISSING_KEY,
-                path,
-                format!("missing key {key}"),
-            ));
-        }
-    }
-    let mut values = Values { pack, path, out };
-    for (k, v) in tomlx::entries(table) {
-        values.read(&mut def, k.get_ref().as_ref(), v);
+    let reader = Reader {
+        doc: &DOCUMENT,
+        path,
+        out,
+    };
+    let mut values = Values { pack, reader };
+    for (key, entry) in values.reader.read(table, None, &KEYS) {
+        (key.check)(&mut values, &mut def, &entry);
     }
     def
 }
@@ -154,115 +166,108 @@ fn check_one(
 /// Reads a pass file's values into a [`PassDef`], reporting each bad value where it is.
 struct Values<'a> {
     pack: &'a Pack,
-    path: &'a str,
-    out: &'a mut Vec<Diagnostic>,
+    reader: Reader<'a>,
 }
 
-impl Values<'_> {
-    /// A `pass-value` finding on the value (or on `span`, a member of a list).
-    fn err(&mut self, v: &Spanned<DeValue<'_>>, span: Option<Span>, key: &str, why: String) {
-        self.out.push(Diagnostic::key(
-            &PASS_VALUE,
-            self.path,
-            span.unwrap_or_else(|| tomlx::span_of(v)),
-            format!("{key}: {why}"),
-        ))
+fn protocol(v: &mut Values<'_>, _: &mut PassDef, e: &Entry<'_, '_>) {
+    if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
+        v.reader.wrong(e, keys::PROTOCOL);
     }
+}
 
-    fn read(&mut self, def: &mut PassDef, key: &str, v: &Spanned<DeValue<'_>>) {
-        let value = v.get_ref();
-        match key {
-            "protocol" if value.as_str() != Some("HIPPO_V1") => {
-                self.err(v, None, key, "must be \"HIPPO_V1\"".into());
+/// `prompt` or `reviewer`: a file of `prompts/` or `personas/`, kept as written.
+fn file(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    let Value::String(s) = e.value else { return };
+    let (folder, name, span) = if e.key == "prompt" {
+        ("prompts", &mut def.prompt, &mut def.prompt_span)
+    } else {
+        ("personas", &mut def.reviewer, &mut def.reviewer_span)
+    };
+    if let Some(why) = file_problem(v.pack, folder, s) {
+        v.reader.wrong(e, why);
+    }
+    *name = s.to_string();
+    *span = Some(e.span);
+}
+
+fn per_note(_: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    if let Value::Bool(b) = e.value {
+        def.per_note = b;
+    }
+}
+
+/// A positive integer; over [`INPUT_BUDGET_CAP`] a warning, as `test` uses the cap.
+fn input_budget(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    match e.value {
+        Value::Integer(Some(n)) if n > 0 => {
+            def.input_budget_bytes = n as u64;
+            if n as u64 > INPUT_BUDGET_CAP {
+                let cap = grouped(INPUT_BUDGET_CAP);
+                let message = format!("{} over {cap}; test uses {cap}", e.key);
+                let d = Diagnostic::key(&INPUT_BUDGET, v.reader.path, e.span, message);
+                v.reader.out.push(d);
             }
-            "prompt" | "reviewer" => self.file(def, key, v),
-            "reads" => self.reads(def, v),
-            "per_note" => match value.as_bool() {
-                Some(b) => def.per_note = b,
-                None => self.err(v, None, key, expected("true or false", value)),
-            },
-            "input_budget_bytes" => match value {
-                DeValue::Integer(_) => match tomlx::integer(value) {
-                    Some(n) if n > 0 => def.input_budget_bytes = n as u64,
-                    _ => self.err(v, None, key, "must be a positive integer".into()),
-                },
-                other => self.err(v, None, key, expected("a positive integer", other)),
-            },
-            "note_types" => self.note_types(def, v),
-            "note_paths" => self.note_paths(def, v),
-            _ => {}
         }
+        Value::Integer(_) => v.reader.wrong(e, "must be a positive integer"),
+        _ => {}
     }
+}
 
-    /// `prompt` or `reviewer`: a file of `prompts/` or `personas/`.
-    fn file(&mut self, def: &mut PassDef, key: &str, v: &Spanned<DeValue<'_>>) {
-        let (folder, name, span) = if key == "prompt" {
-            ("prompts", &mut def.prompt, &mut def.prompt_span)
-        } else {
-            ("personas", &mut def.reviewer, &mut def.reviewer_span)
-        };
-        let Some(s) = v.get_ref().as_str() else {
-            return self.err(v, None, key, expected("a string", v.get_ref()));
-        };
-        if let Some(why) = file_problem(self.pack, folder, s) {
-            self.err(v, None, key, why);
-        }
-        *name = s.to_string();
-        *span = Some(tomlx::span_of(v));
+fn reads(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    let Value::Strings(list) = &e.value else {
+        return;
+    };
+    def.reads_span = Some(e.span);
+    def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
+    if list.is_empty() {
+        v.reader.wrong(e, "must not be empty");
     }
-
-    fn reads(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
-        let list = match tomlx::string_list(v.get_ref()) {
-            Err(e) => return self.err(v, None, "reads", e),
-            Ok(list) => list,
-        };
-        def.reads_span = Some(tomlx::span_of(v));
-        def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
-        if list.is_empty() {
-            self.err(v, None, "reads", "must not be empty".into());
-        }
-        for (why, span) in members(&list, INPUTS, "input") {
-            self.err(v, Some(span), "reads", why);
-        }
+    for (why, span) in members(list, INPUTS, "input") {
+        v.reader.value(span, format!("{}: {why}", e.key));
     }
+}
 
-    fn note_types(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
-        let key = "note_types";
-        let list = match tomlx::string_list(v.get_ref()) {
-            Err(e) => return self.err(v, None, key, e),
-            Ok(list) => list,
-        };
-        def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
-        if !(1..=5).contains(&list.len()) {
-            let why = format!("{} types, must be one to five", list.len());
-            self.err(v, None, key, why);
-        }
-        for (why, span) in members(&list, NOTE_TYPES, "type") {
-            self.err(v, Some(span), key, why);
-        }
+fn note_types(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    let Value::Strings(list) = &e.value else {
+        return;
+    };
+    def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
+    if !(1..=5).contains(&list.len()) {
+        let why = format!("{} types, must be one to five", list.len());
+        v.reader.wrong(e, why);
     }
+    for (why, span) in members(list, NOTE_TYPES, "type") {
+        v.reader.value(span, format!("{}: {why}", e.key));
+    }
+}
 
-    fn note_paths(&mut self, def: &mut PassDef, v: &Spanned<DeValue<'_>>) {
-        let key = "note_paths";
-        let list = match tomlx::string_list(v.get_ref()) {
-            Err(e) => return self.err(v, None, key, e),
-            Ok(list) => list,
-        };
-        def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
-        if !(1..=20).contains(&list.len()) {
-            let why = format!("{} patterns, must be one to twenty", list.len());
-            self.err(v, None, key, why);
-        }
-        for (pattern, span) in &list {
-            if let Some(why) = pattern_problem(pattern) {
-                self.err(v, Some(*span), key, why);
-            }
+fn note_paths(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+    let Value::Strings(list) = &e.value else {
+        return;
+    };
+    def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
+    if !(1..=20).contains(&list.len()) {
+        let why = format!("{} patterns, must be one to twenty", list.len());
+        v.reader.wrong(e, why);
+    }
+    for (pattern, span) in list {
+        if let Some(why) = pattern_problem(pattern) {
+            v.reader.value(*span, format!("{}: {why}", e.key));
         }
     }
 }
 
-fn expected(what: &str, found: &DeValue<'_>) -> String {
-    format!("expected {what}, found {}", tomlx::type_name(found))
+/// A number with its thousands grouped, as the messages write them: `10,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `prompts/<name>.md` (or `personas/`), present in the pack.

@@ -1,6 +1,7 @@
 //! case.toml's rules on good and broken cases.
 
 use super::*;
+use crate::model::transcript::Tool;
 /// A pack of text files (the one in-memory builder, [`Pack::from_files`]).
 pub(crate) fn pack_of(files: &[(&str, &str)]) -> Pack {
     let files: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
@@ -38,6 +39,8 @@ fn run(case: &str) -> (Vec<CaseDef>, Vec<String>) {
     ]);
     let mut out = Vec::new();
     let cases = check(&pack, &mut out);
+    // In the order the output prints them (docs/ordering.md).
+    crate::rules::sort(&mut out);
     let msgs = out
         .iter()
         .map(|d| format!("{} {}", d.rule.id, d.text("")))
@@ -88,14 +91,14 @@ fn every_bad_value_is_reported() {
         msgs,
         vec![
             "case-unknown-key tests/c/case.toml: unknown key colour",
-            "case-value tests/c/case.toml: pass: no pass named nope in this pack",
             "case-unknown-key tests/c/case.toml: unknown key session.notes2",
-            "case-value tests/c/case.toml: session.tool: cursor is not claude-code or codex",
             "case-unknown-key tests/c/case.toml: unknown key model.temperature",
+            "case-unknown-key tests/c/case.toml: unknown key expect.note.size",
+            "case-value tests/c/case.toml: pass: no pass named nope in this pack",
+            "case-value tests/c/case.toml: session.tool: cursor is not claude-code or codex",
             "case-value tests/c/case.toml: model.verdict: maybe is not confirm or reject",
             "case-value tests/c/case.toml: expect.calls: must be a non-negative integer",
             "case-value tests/c/case.toml: expect.proposals: must be a non-negative integer",
-            "case-unknown-key tests/c/case.toml: unknown key expect.note.size",
             "case-value tests/c/case.toml: expect.note.contains: expected a list of strings, found a string",
         ]
     );
@@ -131,8 +134,8 @@ fn missing_keys_and_syntax() {
     assert_eq!(
         msgs,
         vec![
-            "case-missing-key tests/c/case.toml: missing key protocol",
             "case-missing-key tests/c/case.toml: missing key pass",
+            "case-missing-key tests/c/case.toml: missing key protocol",
             "case-missing-key tests/c/case.toml: missing key session: a case needs at least one [[session]]",
         ]
     );

@@ -175,3 +175,33 @@ fn unreadable_pass_clears_the_flag() {
         "the text rule reports a file that is not UTF-8"
     );
 }
+
+#[test]
+fn a_budget_over_the_cap_is_a_warning() {
+    for written in ["10000001", "9000000000000000000", "0x7FFF_FFFF_FFFF_FFFF"] {
+        let over = GOOD.replace("= 200000", &format!("= {written}"));
+        let (defs, _, msgs) = run(&over);
+        assert_eq!(
+            msgs,
+            ["passes/decision-log.toml: input_budget_bytes over 10,000,000; test uses 10,000,000"],
+            "{written}"
+        );
+        assert!(
+            defs[0].input_budget_bytes > INPUT_BUDGET_CAP,
+            "kept as written"
+        );
+    }
+    // Control: the cap itself, and the default, draw nothing.
+    let (_, _, msgs) = run(&GOOD.replace("= 200000", "= 10_000_000"));
+    assert_eq!(msgs, Vec::<String>::new());
+    let (_, _, msgs) = run(&GOOD.replace("input_budget_bytes = 200000\n", ""));
+    assert_eq!(msgs, Vec::<String>::new());
+}
+
+#[test]
+fn numbers_are_grouped_by_thousands() {
+    assert_eq!(grouped(INPUT_BUDGET_CAP), "10,000,000");
+    assert_eq!(grouped(1000), "1,000");
+    assert_eq!(grouped(999), "999");
+    assert_eq!(grouped(0), "0");
+}

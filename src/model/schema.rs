@@ -1,0 +1,293 @@
+//! The keys of a TOML document, declared once, and the one reading of a table against them.
+//!
+//! pack.toml, a pass file and case.toml (each of its tables) declare their keys as a [`Table`]:
+//! each key's name, the type its value must have, whether it must be present, and the check of
+//! its value (`C`, a function of the rules layer that this module only carries). [`read`] walks a
+//! parsed table once and returns every key it holds, typed, and what is wrong with the keys: an
+//! unknown key, a missing one, a value of the wrong type ([`Problem`]). It knows nothing of rules
+//! or of how each document words a problem; the rules layer does (`rules/keys.rs`).
+
+use super::tomlx::{self, DeTable, DeValue, Spanned};
+use crate::core::Span;
+
+/// The type a key's value must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    String,
+    /// A list of strings.
+    Strings,
+    Bool,
+    Integer,
+    Table,
+    /// An array of tables (`[[session]]`).
+    Tables,
+}
+
+/// Whether a key must be present, and what the finding adds when it is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    Optional,
+    Required,
+    /// Required; the reason follows the key in the finding (`missing key session: a case needs
+    /// at least one [[session]]`).
+    RequiredBecause(&'static str),
+}
+
+/// What is said of a value of the wrong type, after `<key>: `.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mistyped {
+    /// The type's own words: `expected a string, found an integer`.
+    TypeWords,
+    /// `expected <noun>, found <type>`: `expected true or false, found a string`.
+    Expected(&'static str),
+    /// The same words as a wrong value of the right type: `must be "HIPPO_V1"`.
+    Says(&'static str),
+}
+
+/// One key of a table: declared once, with its type, its need and its check.
+#[derive(Debug)]
+pub struct Key<C> {
+    pub name: &'static str,
+    pub ty: Type,
+    pub need: Need,
+    pub mistyped: Mistyped,
+    /// The check of the value, run by the document's reader on every entry of this key.
+    pub check: C,
+}
+
+impl<C> Key<C> {
+    pub const fn optional(name: &'static str, ty: Type, check: C) -> Self {
+        Key {
+            name,
+            ty,
+            need: Need::Optional,
+            mistyped: Mistyped::TypeWords,
+            check,
+        }
+    }
+
+    pub const fn required(name: &'static str, ty: Type, check: C) -> Self {
+        Key {
+            name,
+            ty,
+            need: Need::Required,
+            mistyped: Mistyped::TypeWords,
+            check,
+        }
+    }
+
+    /// Required, with the reason the finding gives.
+    pub const fn because(mut self, why: &'static str) -> Self {
+        self.need = Need::RequiredBecause(why);
+        self
+    }
+
+    /// A wrong type is reported as `expected <noun>, found <type>`.
+    pub const fn expects(mut self, noun: &'static str) -> Self {
+        self.mistyped = Mistyped::Expected(noun);
+        self
+    }
+
+    /// A wrong type is reported in these words, as a wrong value is.
+    pub const fn says(mut self, words: &'static str) -> Self {
+        self.mistyped = Mistyped::Says(words);
+        self
+    }
+}
+
+/// The keys of one table of a document, in the order the document lists them.
+#[derive(Debug)]
+pub struct Table<C: 'static> {
+    /// The table's dotted name (`expect.note`); empty for the document's top level.
+    pub name: &'static str,
+    pub keys: &'static [Key<C>],
+}
+
+impl<C> Table<C> {
+    /// The names of its keys, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.keys.iter().map(|k| k.name).collect()
+    }
+
+    /// `<table>.<key>`, or the key alone at the top level.
+    pub fn dotted(&self, key: &str) -> String {
+        if self.name.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.name)
+        }
+    }
+}
+
+/// A value of its declared type, or of another type (already a [`Problem`]).
+#[derive(Debug)]
+pub enum Value<'t, 'i> {
+    String(&'t str),
+    /// Each string with its span.
+    Strings(Vec<(&'t str, Span)>),
+    Bool(bool),
+    /// `None` when the integer does not fit in 64 bits.
+    Integer(Option<i64>),
+    Table(&'t DeTable<'i>),
+    /// Each table with its span.
+    Tables(Vec<(Span, &'t DeTable<'i>)>),
+    Mistyped,
+}
+
+/// One key present in a table.
+#[derive(Debug)]
+pub struct Entry<'t, 'i> {
+    /// The key's name, as declared.
+    pub key: &'static str,
+    /// The dotted name of the key's table (empty at the top level).
+    pub table: &'static str,
+    /// Where the key stands.
+    pub key_span: Span,
+    /// Where its value stands.
+    pub span: Span,
+    pub value: Value<'t, 'i>,
+}
+
+impl Entry<'_, '_> {
+    /// `<table>.<key>`, or the key alone at the top level, as findings name it.
+    pub fn name(&self) -> String {
+        if self.table.is_empty() {
+            self.key.to_string()
+        } else {
+            format!("{}.{}", self.table, self.key)
+        }
+    }
+}
+
+/// What is wrong with a table's keys, each with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A key the table does not declare, at its span.
+    Unknown { key: String, span: Span },
+    /// A required key that is absent; `at` is the table's span (`None` at the top level).
+    Missing {
+        key: &'static str,
+        why: Option<&'static str>,
+        at: Option<Span>,
+    },
+    /// A value of another type than its key's, at the value's span; `words` say it.
+    Mistyped {
+        key: &'static str,
+        words: String,
+        span: Span,
+    },
+}
+
+/// A table read against its declaration: the keys present, each with its declaration, in file
+/// order, and the problems (unknown and mistyped keys in file order, then the missing ones in
+/// declaration order).
+pub struct Reading<'d, 't, 'i, C: 'static> {
+    pub entries: Vec<(&'d Key<C>, Entry<'t, 'i>)>,
+    pub problems: Vec<Problem>,
+}
+
+/// Reads `table` against `decl`: every key once, in file order. `at` is the table's span, where
+/// a missing key of a nested table is reported.
+pub fn read<'d, 't, 'i, C>(
+    table: &'t DeTable<'i>,
+    at: Option<Span>,
+    decl: &'d Table<C>,
+) -> Reading<'d, 't, 'i, C> {
+    let mut reading = Reading {
+        entries: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (k, v) in tomlx::entries(table) {
+        let name = k.get_ref().as_ref();
+        let key_span = tomlx::span_of(k);
+        let Some(key) = decl.keys.iter().find(|key| key.name == name) else {
+            reading.problems.push(Problem::Unknown {
+                key: name.to_string(),
+                span: key_span,
+            });
+            continue;
+        };
+        let span = tomlx::span_of(v);
+        let value = match typed(key.ty, v, || decl.dotted(key.name)) {
+            Ok(value) => value,
+            Err(type_words) => {
+                let words = match key.mistyped {
+                    Mistyped::TypeWords => type_words,
+                    Mistyped::Expected(noun) => {
+                        format!("expected {noun}, found {}", tomlx::type_name(v.get_ref()))
+                    }
+                    Mistyped::Says(words) => words.to_string(),
+                };
+                reading.problems.push(Problem::Mistyped {
+                    key: key.name,
+                    words,
+                    span,
+                });
+                Value::Mistyped
+            }
+        };
+        let entry = Entry {
+            key: key.name,
+            table: decl.name,
+            key_span,
+            span,
+            value,
+        };
+        reading.entries.push((key, entry));
+    }
+    for key in decl.keys {
+        let why = match key.need {
+            Need::Optional => continue,
+            Need::Required => None,
+            Need::RequiredBecause(why) => Some(why),
+        };
+        if tomlx::get(table, key.name).is_none() {
+            reading.problems.push(Problem::Missing {
+                key: key.name,
+                why,
+                at,
+            });
+        }
+    }
+    reading
+}
+
+/// The value as its type, or the type's words for another type (`dotted` names the key, which
+/// an array of tables' words repeat: `[[expect.note]]`).
+fn typed<'t, 'i>(
+    ty: Type,
+    v: &'t Spanned<DeValue<'i>>,
+    dotted: impl Fn() -> String,
+) -> Result<Value<'t, 'i>, String> {
+    let value = v.get_ref();
+    let found = || format!("found {}", tomlx::type_name(value));
+    let tables = || {
+        format!(
+            "expected an array of tables ([[{}]]), {}",
+            dotted(),
+            found()
+        )
+    };
+    Ok(match (ty, value) {
+        (Type::String, DeValue::String(s)) => Value::String(s.as_ref()),
+        (Type::String, _) => return Err(format!("expected a string, {}", found())),
+        (Type::Strings, _) => Value::Strings(tomlx::string_list(value)?),
+        (Type::Bool, DeValue::Boolean(b)) => Value::Bool(*b),
+        (Type::Bool, _) => return Err(format!("expected a boolean, {}", found())),
+        (Type::Integer, DeValue::Integer(_)) => Value::Integer(tomlx::integer(value)),
+        (Type::Integer, _) => return Err(format!("expected an integer, {}", found())),
+        (Type::Table, DeValue::Table(t)) => Value::Table(t),
+        (Type::Table, _) => return Err(format!("expected a table, {}", found())),
+        (Type::Tables, DeValue::Array(items)) => Value::Tables(
+            items
+                .iter()
+                .map(|i| i.get_ref().as_table().map(|t| (tomlx::span_of(i), t)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(tables)?,
+        ),
+        (Type::Tables, _) => return Err(tables()),
+    })
+}
+
+#[cfg(test)]
+mod tests;
