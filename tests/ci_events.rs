@@ -20,6 +20,9 @@ fn github(
             let mut pr = example("pull-request");
             pr["number"] = 7.into();
             pr["changed_files"] = count.into();
+            // The description's own example lists a team without the `type` its schema
+            // requires; no team is asked to review here.
+            pr["requested_teams"] = serde_json::json!([]);
             Reply::Json(200, pr.to_string())
         }
         ("POST", p) if p.ends_with("/sarifs") => accepted(),
