@@ -1,5 +1,5 @@
 //! The spelling generator: for each file type a pack holds and each forbidden payload (U+202E,
-//! U+200B, an injection phrase, a shell command, a URL, an AWS key), every way the format lets a
+//! U+200B, U+001B, an injection phrase, a shell command, a URL, an AWS key), every way the format lets a
 //! pack spell it is written into a copy of a good pack, and `check` must report each with the
 //! payload's rule at the file's severity (docs/security.md, "Spellings"). The spellings the gate
 //! cannot report are listed in [`UNREPORTED`], the same list as docs/security.md's, and the test
