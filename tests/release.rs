@@ -228,3 +228,51 @@ fn the_dockerfile_and_the_release_build_with_one_rust_version() {
         rust_version("  RUST_VERSION: \"1.95.0\"")
     );
 }
+
+/// The lines of a workflow that grant a permission or pin an action.
+fn grants_and_pins(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut grants = Vec::new();
+    let mut pins = Vec::new();
+    for l in text.lines().map(str::trim) {
+        let l = l.trim_start_matches("- ");
+        let bare = l.split(" #").next().unwrap_or("").trim().to_string();
+        if let Some(uses) = bare.strip_prefix("uses: ") {
+            pins.push(uses.to_string());
+        } else if bare.ends_with(": read") || bare.ends_with(": write") {
+            grants.push(bare);
+        }
+    }
+    (grants, pins)
+}
+
+#[test]
+fn every_example_grants_what_ci_uses_and_pins_alike() {
+    let wanted = [
+        "contents: read",
+        "pull-requests: read",
+        "security-events: write",
+        "checks: write",
+    ];
+    let mut pins_of_ours = Vec::new();
+    for path in files_under("examples/workflows", "yml") {
+        let (grants, pins) = grants_and_pins(&std::fs::read_to_string(&path).unwrap());
+        for w in wanted {
+            assert!(
+                grants.iter().any(|g| g == w),
+                "{}: no `{w}`",
+                path.display()
+            );
+        }
+        pins_of_ours.extend(pins.into_iter().filter(|p| p.contains("/hippo-packs@")));
+    }
+    pins_of_ours.sort();
+    pins_of_ours.dedup();
+    assert_eq!(
+        pins_of_ours.len(),
+        1,
+        "one pin of the action: {pins_of_ours:?}"
+    );
+    // Control: a workflow without `checks: write` is told apart.
+    let (grants, _) = grants_and_pins("    permissions:\n      contents: read\n");
+    assert!(!grants.iter().any(|g| g == "checks: write"));
+}
