@@ -48,7 +48,11 @@ pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic])
 /// `extra` findings of the run).
 pub fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
     let per_pack = |r: &PackReport| {
-        r.diagnostics.len()
+        // A redaction finding is one result per secret (`all_results`).
+        r.diagnostics
+            .iter()
+            .map(|d| d.secrets.len().max(1))
+            .sum::<usize>()
             + r.allowed.len()
             + r.cases.iter().map(|c| c.failures.len()).sum::<usize>()
     };
