@@ -82,9 +82,12 @@ fn is_dir(at: BorrowedFd<'_>, name: &OsStr, listed: FileType) -> bool {
         .is_ok_and(|s| FileType::from_raw_mode(s.st_mode) == FileType::Directory)
 }
 
+/// A folder's entries: name bytes and the listed type.
+type Listing = Vec<(Vec<u8>, FileType)>;
+
 /// A folder's entries sorted by name, with their listed types, and the open folder; at most
 /// `budget` entries in all (the walk stops at as many).
-fn list(fd: OwnedFd, budget: &mut usize) -> std::io::Result<(Dir, Vec<(Vec<u8>, FileType)>)> {
+fn list(fd: OwnedFd, budget: &mut usize) -> std::io::Result<(Dir, Listing)> {
     let mut dir = Dir::new(fd)?;
     let mut names = Vec::new();
     while let Some(entry) = dir.read() {
@@ -101,4 +104,45 @@ fn list(fd: OwnedFd, budget: &mut usize) -> std::io::Result<(Dir, Vec<(Vec<u8>, 
     }
     names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok((dir, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn the_folders_the_walk_skips_are_found_where_the_walk_goes() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path();
+        for d in [
+            ".a",
+            ".git/x",
+            "prompts/.b",
+            "tests/c/transcripts/.d",
+            "templates/1/2/3/4/5/6/.too-deep",
+            "assets/.never",
+            "real/.x",
+        ] {
+            std::fs::create_dir_all(p.join(d)).unwrap();
+        }
+        std::fs::write(p.join(".file"), "").unwrap();
+        std::os::unix::fs::symlink(p.join("real"), p.join("tests/.link")).unwrap();
+        std::fs::create_dir_all(p.join("personas").join(OsStr::from_bytes(b".\xff"))).unwrap();
+        let got: Vec<(String, Option<Blocked>)> = skipped_folders(p)
+            .into_iter()
+            .map(|(rel, why)| (rel.join("/"), why))
+            .collect();
+        let want = [
+            (".a", None),
+            ("personas/.\u{FFFD}", Some(Blocked::NotUtf8)),
+            ("prompts/.b", None),
+            ("tests/c/transcripts/.d", None),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(p, w)| (p.to_string(), w)),
+            "not .git, a file, a link, a folder the walk does not enter, or below its depth"
+        );
+    }
 }
