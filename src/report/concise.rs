@@ -4,7 +4,9 @@
 //! column count code points as the text output does; a whole-file finding is at 1:1, a finding
 //! with no file (an unreadable pack folder) names the folder and no position; `--case NAME`
 //! matching nothing is the text output's line. `test` leaves warnings out, as its text output
-//! does, and prints one line per failed expectation; nothing is printed for what passed.
+//! does, and prints one line per failed expectation, after `cause <pack>/<case>: <why>` when
+//! one event explains the case's failures (a reply that is not JSON, a refused change);
+//! nothing is printed for what passed.
 
 use std::fmt::Write;
 
@@ -31,6 +33,15 @@ pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> Strin
             let _ = writeln!(out, "error no case named {}", escape::line(name));
         }
         for c in &r.cases {
+            if let Some(cause) = c.cause.as_ref().filter(|_| !c.failures.is_empty()) {
+                let label = r.case_label(&c.name);
+                let _ = writeln!(
+                    out,
+                    "cause {}: {}",
+                    escape::line(&label),
+                    escape::line(&cause.why)
+                );
+            }
             for f in &c.failures {
                 finding(&mut out, r, f);
             }

@@ -94,8 +94,9 @@ pub fn render(
     out
 }
 
-/// One case: `ok <pack>/<case>`, or `FAIL <pack>/<case>` and each failure at its line, the
-/// reasons under the last one.
+/// One case: `ok <pack>/<case>`, or `FAIL <pack>/<case>`, its cause (`cause: ...`, when one
+/// event explains its failures), and each failure at its line, the other reasons under the
+/// last one.
 fn case(
     renderer: &Renderer,
     r: &PackReport,
@@ -107,11 +108,23 @@ fn case(
         return format!("ok {label}\n");
     }
     let mut out = format!("FAIL {label}\n");
+    let cause = c.cause.as_ref().map(|k| k.why.as_str());
+    if let Some(why) = cause {
+        let bold = anstyle::Style::new().bold();
+        out.push_str(&format!("{bold}cause:{bold:#} {}\n\n", escape::line(why)));
+    }
     let src = c.failures.first().and_then(|d| d.file.as_deref());
     let src = src.and_then(|f| sources(r, f));
+    // The cause is said once, at the head: not again among the reasons.
+    let reasons: Vec<String> = c
+        .reasons
+        .iter()
+        .filter(|w| Some(w.as_str()) != cause)
+        .cloned()
+        .collect();
     for (i, d) in c.failures.iter().enumerate() {
         let reasons: &[String] = if i + 1 == c.failures.len() {
-            &c.reasons
+            &reasons
         } else {
             &[]
         };

@@ -87,9 +87,13 @@ fn pack(r: &PackReport, mode: Mode) -> Pack {
                     failures: c
                         .failures
                         .iter()
-                        .map(|d| {
+                        .enumerate()
+                        .map(|(i, d)| {
                             let line = format!("FAIL {}: {}", r.case_label(&c.name), d.message);
-                            diagnostic(r, d, line)
+                            Diag {
+                                cause: c.cause_of(i).map(esc),
+                                ..diagnostic(r, d, line)
+                            }
                         })
                         .collect(),
                     reasons: c.reasons.iter().map(|w| esc(w)).collect(),
@@ -132,6 +136,7 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         message: message(d),
         text: esc(&line),
         evidence: d.evidence,
+        cause: None,
     }
 }
 
@@ -200,6 +205,10 @@ struct Diag {
     text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     evidence: Option<&'static str>,
+    /// A failed expectation: the one event it follows from (a reply that is not JSON, a refused
+    /// change), when the case has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<String>,
 }
 
 #[derive(Serialize)]
