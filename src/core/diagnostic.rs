@@ -85,6 +85,8 @@ pub struct Diagnostic {
     /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
     /// and the machine formats; never part of the page's text line.
     pub hint: Option<String>,
+    /// The hint replaces the rule's help (a rename where the rule's help says to delete).
+    pub own_help: bool,
     /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
     /// checksum holds), for JSON and SARIF only.
     pub evidence: Option<&'static str>,
@@ -145,6 +147,7 @@ impl Diagnostic {
             },
             fingerprint: None,
             hint: None,
+            own_help: false,
             secrets: Vec::new(),
             evidence: None,
         }
@@ -205,6 +208,7 @@ impl Diagnostic {
             style: Style::Bare,
             fingerprint: None,
             hint: None,
+            own_help: false,
             secrets: Vec::new(),
             evidence: None,
         }
@@ -213,6 +217,13 @@ impl Diagnostic {
     /// Adds a help line beyond the rule's (see [`Diagnostic::hint`]).
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// A help line in place of the rule's, for this finding only (see [`Diagnostic::own_help`]).
+    pub fn with_own_help(mut self, help: impl Into<String>) -> Self {
+        self.hint = Some(help.into());
+        self.own_help = true;
         self
     }
 

@@ -191,7 +191,7 @@ fn finding<'a>(
     for why in reasons {
         group = group.element(Level::NOTE.message(format!("because {}", escape::line(why))));
     }
-    if !d.rule.help().is_empty() {
+    if !d.rule.help().is_empty() && !d.own_help {
         group = group.element(Level::HELP.message(d.rule.help()));
     }
     vec![group]

@@ -1,6 +1,8 @@
 //! Layout: only the paths of hippo's page "Writing a pack" are allowed; the required files exist; links and special files
 //! are errors.
 
+mod rename;
+
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
 use crate::pack::{EntryKind, Kind, MAX_ENTRIES, Pack, WalkProblem};
@@ -204,6 +206,15 @@ pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// An unexpected entry whose name is near an expected one: its help is the rename, in place of
+/// the rule's (which says to delete it).
+fn renamed(pack: &Pack, d: Diagnostic, path: &str, folder: bool) -> Diagnostic {
+    match rename::help(pack, path, folder) {
+        Some(help) => d.with_own_help(help),
+        None => d,
+    }
+}
+
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for e in &pack.entries {
         match e.kind {
@@ -216,14 +227,14 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 "not a regular file or folder",
             )),
             EntryKind::Dir { descended: false } if e.utf8 => {
-                out.push(
-                    Diagnostic::lead(&UNEXPECTED_FOLDER, "unexpected folder", &e.path, "")
-                        .pointing_at(e.first_file.clone(), None),
-                );
+                let d = Diagnostic::lead(&UNEXPECTED_FOLDER, "unexpected folder", &e.path, "")
+                    .pointing_at(e.first_file.clone(), None);
+                out.push(renamed(pack, d, &e.path, true));
             }
-            EntryKind::File if e.utf8 && place(pack.kind, &e.path).is_none() => out.push(
-                Diagnostic::lead(&UNEXPECTED_FILE, "unexpected file", &e.path, ""),
-            ),
+            EntryKind::File if e.utf8 && place(pack.kind, &e.path).is_none() => {
+                let d = Diagnostic::lead(&UNEXPECTED_FILE, "unexpected file", &e.path, "");
+                out.push(renamed(pack, d, &e.path, false));
+            }
             _ => {}
         }
     }
