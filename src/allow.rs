@@ -51,6 +51,9 @@ pub struct Config {
     pub allow: Vec<Allowance>,
     /// How many findings each allowance took.
     pub used: Vec<usize>,
+    /// For each allowance, the first finding it nearly matched (near::nearly), as
+    /// `<path>:<line>:<col>: <message>` from the configuration's folder.
+    near: Vec<Option<String>>,
     /// The file's text, to locate the entries.
     text: String,
 }
@@ -131,6 +134,7 @@ impl Config {
         Ok(Config {
             shown: shown.to_string(),
             base,
+            near: vec![None; allow.len()],
             allow,
             used,
             text: text.to_string(),
@@ -158,20 +162,46 @@ impl Config {
                         reason: self.allow[i].reason.clone(),
                     });
                 }
-                None => kept.push(d),
+                None => {
+                    if let Some(rel) = rel.as_deref() {
+                        self.note_near_miss(&d, rel);
+                    }
+                    kept.push(d)
+                }
             }
         }
         r.diagnostics = kept;
     }
 
-    /// `unused-allowance` warnings, one per allowance that took nothing, at its line.
+    /// Remembers `d` for each allowance it nearly matches and that has no near miss yet.
+    fn note_near_miss(&mut self, d: &Diagnostic, rel: &str) {
+        for (a, near) in self.allow.iter().zip(self.near.iter_mut()) {
+            if near.is_none()
+                && a.rule == d.rule.id
+                && a.glob.is_match(rel)
+                && a.text
+                    .as_deref()
+                    .is_some_and(|t| near::nearly(&d.message, t))
+            {
+                let at = match d.span {
+                    Some(_) => format!("{rel}:{}:{}", d.region.line, d.region.col),
+                    None => rel.to_string(),
+                };
+                *near = Some(format!("{at}: {}", d.message));
+            }
+        }
+    }
+
+    /// `unused-allowance` warnings, one per allowance that took nothing, at its line; one that
+    /// nearly matched a finding names it.
     pub fn unused(&self) -> Vec<Diagnostic> {
         let idx = LineIndex::new(self.text.as_bytes());
         self.allow
             .iter()
             .zip(&self.used)
-            .filter(|(_, n)| **n == 0)
-            .map(|(a, _)| {
+            .zip(&self.near)
+            .filter(|((_, n), _)| **n == 0)
+            .map(|((a, _), near)| {
                 let mut d = Diagnostic::line(
                     &UNUSED_ALLOWANCE,
                     &self.shown,
@@ -184,7 +214,12 @@ impl Config {
                             .as_deref()
                             .map(|t| format!(", text \"{t}\""))
                             .unwrap_or_default()
-                    ),
+                    ) + &near
+                        .as_deref()
+                        .map(|n| {
+                            format!("; it nearly matches {n} (text is compared as quoted, spaces and quotes included)")
+                        })
+                        .unwrap_or_default(),
                 );
                 d.region = idx.region(a.span);
                 d
@@ -204,10 +239,7 @@ impl Allowance {
 /// Whether the message quotes `text` (`injection-shaped phrase "Ignore all previous
 /// instructions"`), compared without regard to case, as the phrases are matched.
 fn quoted(message: &str, text: &str) -> bool {
-    match (message.find('"'), message.rfind('"')) {
-        (Some(a), Some(b)) if b > a => message[a + 1..b].to_lowercase() == text.to_lowercase(),
-        _ => false,
-    }
+    near::quote(message).is_some_and(|q| q.to_lowercase() == text.to_lowercase())
 }
 
 /// `path` relative to `base`, `/`-separated; `None` outside it.
@@ -287,5 +319,6 @@ fn check_rule(id: &str) -> Result<(), String> {
     }
 }
 
+mod near;
 #[cfg(test)]
 mod tests;

@@ -95,7 +95,7 @@ fn folders_discovery_cannot_enter_are_errors_naming_them() {
     assert_eq!(r.code, 1, "{r}");
     let errors = r.errors();
     let want = [
-        "packs/linked: a symbolic link to a folder holding a pack.toml",
+        "packs/linked: a symbolic link to a folder outside the searched root that holds a pack.toml",
         "packs/odd\u{FFFD}: a folder whose name is not UTF-8",
         "/e63/e64: deeper than 64 levels",
     ];

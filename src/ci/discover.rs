@@ -1,23 +1,46 @@
-//! Discovery: every folder of the workspace that holds a pack, and each pack's path relative to
-//! the repository for SARIF and the pull request's files.
+//! Discovery: every folder of the workspace that holds a pack, each pack's path relative to the
+//! repository for SARIF and the pull request's files, and discovery's own findings (folders it
+//! cannot enter, links and submodules that would hide a pack, hidden characters in the folder
+//! names leading to a pack) — docs/action.md, "Finds the packs".
+
+mod link;
+mod names;
+mod submodules;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
+
+use crate::outcome::PackReport;
 
 /// How deep the search for packs goes: a folder at this depth is looked at, its subfolders are
 /// not (each is an error, [`Blocked::TooDeep`]).
 pub const MAX_DEPTH: usize = 64;
 
-/// A folder discovery cannot enter, so a pack in it would go unseen: each is an error.
+/// A finding of discovery's own, about one folder or link: a pack in it or behind it would go
+/// unseen, or its name hides characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Blocked {
     /// Its name is not UTF-8.
     NotUtf8,
     /// Deeper than [`MAX_DEPTH`] levels.
     TooDeep,
-    /// A symbolic link whose target holds a `pack.toml` at its top.
+    /// A symbolic link whose target lies outside the searched root and holds a `pack.toml`.
     Link,
+    /// A symbolic link whose target lies outside the searched root and holds more entries than
+    /// the search for a `pack.toml` looks at.
+    LinkTooLarge,
     /// It could not be read (the reason).
     Unreadable(String),
+    /// A submodule `.gitmodules` names whose folder is empty: not checked out.
+    Submodule,
+    /// A folder on the way to a pack whose name holds hidden characters: the first, how many
+    /// more, and whether any is of the page's invisible set (else all are ignorable).
+    HiddenName {
+        first: char,
+        more: usize,
+        invisible: bool,
+    },
 }
 
 impl Blocked {
@@ -30,25 +53,58 @@ impl Blocked {
             Blocked::TooDeep => {
                 format!("deeper than {MAX_DEPTH} levels; discovery does not search it for packs")
             }
-            Blocked::Link => "a symbolic link to a folder holding a pack.toml; discovery never follows a link, so that pack would go unchecked".into(),
+            Blocked::Link => "a symbolic link to a folder outside the searched root that holds a pack.toml; discovery never follows a link, so that pack would go unchecked".into(),
+            Blocked::LinkTooLarge => format!(
+                "a symbolic link to a folder outside the searched root with more than {} entries; discovery never follows a link and cannot tell whether a pack there would go unchecked",
+                link::SEARCH_LIMIT
+            ),
             Blocked::Unreadable(why) => format!("cannot be searched for packs: {why}"),
+            Blocked::Submodule => "a submodule (.gitmodules) that is not checked out: its folder is empty, so its packs go unchecked; check out submodules (actions/checkout: `submodules: true`)".into(),
+            Blocked::HiddenName { .. } => names::message(self),
+        }
+    }
+
+    /// The rule a report of it carries (its severity: a name holding only ignorable
+    /// characters is a warning, as in a file).
+    fn rule(&self) -> &'static crate::core::Rule {
+        use crate::rules::{layout, paths, text};
+        match self {
+            Blocked::NotUtf8 => &paths::NAME_NOT_UTF8,
+            Blocked::Link | Blocked::LinkTooLarge => &layout::SYMBOLIC_LINK,
+            Blocked::TooDeep | Blocked::Unreadable(_) | Blocked::Submodule => &layout::UNREADABLE,
+            Blocked::HiddenName {
+                invisible: true, ..
+            } => &text::INVISIBLE_CHARACTER,
+            Blocked::HiddenName { .. } => &text::IGNORABLE_CHARACTER,
         }
     }
 }
 
-/// What discovery found: the packs, and the folders it could not enter.
+/// What discovery found: the packs, and its own findings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Found {
     pub packs: Vec<String>,
-    /// Each folder's path (`root` joined, a non-UTF-8 name shown with U+FFFD), the path itself,
-    /// and why.
+    /// Each finding's folder (`root` joined, a non-UTF-8 name shown with U+FFFD), the path
+    /// itself, and what it is, in byte order of the paths.
     pub blocked: Vec<(String, PathBuf, Blocked)>,
 }
 
-/// Every folder under `root` holding a `pack.toml`, in byte order of their paths; the search
-/// does not descend into a pack or into `.git`, and never follows a symbolic link. Dot-folders,
-/// `target/` and `node_modules/` are searched like any other. Paths are `root` joined with the
-/// relative path (`root` itself when it is a pack); with `root` `.`, just the relative path.
+/// How discovery looks at a folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Searching: a folder holding a `pack.toml` is a pack.
+    Search,
+    /// Inside the pack whose folder is the first `n` components: only the folders the pack's
+    /// own walk skips (names starting with `.`) start a new search; the folders the walk
+    /// descends into are looked through for them; anything else is the pack's.
+    InPack(usize),
+}
+
+/// Every folder under `root` holding a `pack.toml`, in byte order of their paths, never under
+/// `.git` and never through a symbolic link. Dot-folders, `target/` and `node_modules/` are
+/// searched like any other; inside a pack only through the folders its walk skips. Paths are
+/// `root` joined with the relative path (`root` itself when it is a pack); with `root` `.`,
+/// just the relative path.
 pub fn discover(root: &str) -> std::io::Result<Found> {
     let meta = std::fs::metadata(root)?;
     if !meta.is_dir() {
@@ -58,14 +114,19 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
         ));
     }
     std::fs::read_dir(root)?;
+    let mut links = link::Links::new(Path::new(root))?;
     let mut found = Found::default();
-    let mut stack: Vec<(PathBuf, Vec<String>)> = vec![(PathBuf::from(root), Vec::new())];
+    let mut stack: Vec<(PathBuf, Vec<String>, Mode)> =
+        vec![(PathBuf::from(root), Vec::new(), Mode::Search)];
     // Depth first, in byte order: the stack holds children in reverse.
-    while let Some((dir, rel)) = stack.pop() {
-        if dir.join("pack.toml").symlink_metadata().is_ok() {
-            found.packs.push(join_rel(root, &rel));
-            continue;
-        }
+    while let Some((dir, rel, mode)) = stack.pop() {
+        let mode = match mode {
+            Mode::Search if dir.join("pack.toml").symlink_metadata().is_ok() => {
+                found.packs.push(join_rel(root, &rel));
+                Mode::InPack(rel.len())
+            }
+            m => m,
+        };
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) => {
@@ -74,54 +135,92 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
                 continue;
             }
         };
-        let mut children: Vec<(Vec<u8>, PathBuf, String, Option<Blocked>)> = Vec::new();
+        let mut children: Vec<(Vec<u8>, PathBuf, String, Step)> = Vec::new();
         for e in entries.flatten() {
             let name = e.file_name();
             if name == ".git" {
                 continue;
             }
-            let Some(blocked) = classify(&e, rel.len()) else {
-                continue;
+            let step = match mode {
+                Mode::Search => classify(&e, rel.len(), &mut links),
+                Mode::InPack(n) => classify_in_pack(&e, &rel[n..], n),
             };
+            let Some(step) = step else { continue };
             let shown = name.to_string_lossy().into_owned();
-            children.push((name.as_encoded_bytes().to_vec(), e.path(), shown, blocked));
+            children.push((name.as_encoded_bytes().to_vec(), e.path(), shown, step));
         }
         children.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, path, name, blocked) in children.into_iter().rev() {
+        for (_, path, name, step) in children.into_iter().rev() {
             let mut r = rel.clone();
             r.push(name);
-            match blocked {
-                Some(why) => found.blocked.push((join_rel(root, &r), path, why)),
-                None => stack.push((path, r)),
+            match step {
+                Step::Blocked(why) => found.blocked.push((join_rel(root, &r), path, why)),
+                Step::Enter(m) => stack.push((path, r, m)),
             }
         }
     }
-    // The blocked folders were found in reverse order per folder: sort all by path.
+    found.blocked.extend(names::of_packs(root, &found.packs));
+    found
+        .blocked
+        .extend(submodules::unchecked(root, links.root()));
+    // The findings were gathered in reverse order per folder: sort all by path.
     found
         .blocked
         .sort_by(|a, b| a.1.as_os_str().cmp(b.1.as_os_str()));
     Ok(found)
 }
 
-/// `None`: not a folder to look into; `Some(None)`: a folder to enter; `Some(Some(why))`: a
-/// folder that cannot be entered.
-fn classify(e: &std::fs::DirEntry, depth: usize) -> Option<Option<Blocked>> {
+/// What discovery does with a child entry.
+enum Step {
+    Enter(Mode),
+    Blocked(Blocked),
+}
+
+/// A child of a searched folder: `None` when it is not a folder to look into.
+fn classify(e: &std::fs::DirEntry, depth: usize, links: &mut link::Links) -> Option<Step> {
     let ft = e.file_type().ok()?;
     if ft.is_symlink() {
-        // Only a link to a pack matters; a package manager's linked folders cost nothing.
-        let to_pack = std::fs::metadata(e.path().join("pack.toml")).is_ok();
-        return to_pack.then_some(Some(Blocked::Link));
+        return links.judge(&e.path()).map(Step::Blocked);
     }
     if !ft.is_dir() {
         return None;
     }
     if e.file_name().to_str().is_none() {
-        return Some(Some(Blocked::NotUtf8));
+        return Some(Step::Blocked(Blocked::NotUtf8));
     }
     if depth >= MAX_DEPTH {
-        return Some(Some(Blocked::TooDeep));
+        return Some(Step::Blocked(Blocked::TooDeep));
     }
-    Some(None)
+    Some(Step::Enter(Mode::Search))
+}
+
+/// A child of a folder inside a pack (`in_pack`: the folder's components below the pack's,
+/// `n`: the pack folder's depth). A link there is the pack's own `symbolic link` error.
+fn classify_in_pack(e: &std::fs::DirEntry, in_pack: &[String], n: usize) -> Option<Step> {
+    let ft = e.file_type().ok()?;
+    if !ft.is_dir() {
+        return None;
+    }
+    let name = e.file_name();
+    let depth = n + in_pack.len();
+    if name.as_encoded_bytes().starts_with(b".") {
+        // Skipped by the pack's walk (`skipped <path>`): searched like any folder.
+        if name.to_str().is_none() {
+            return Some(Step::Blocked(Blocked::NotUtf8));
+        }
+        if depth >= MAX_DEPTH {
+            return Some(Step::Blocked(Blocked::TooDeep));
+        }
+        return Some(Step::Enter(Mode::Search));
+    }
+    let mut path = in_pack.join("/");
+    if !path.is_empty() {
+        path.push('/');
+    }
+    path.push_str(name.to_str()?);
+    // The pass layout's folders hold every folder either kind of pack's walk descends into.
+    let walked = crate::pack::allowed_folder(crate::pack::Kind::Pass, &path);
+    (walked && depth < MAX_DEPTH).then_some(Step::Enter(Mode::InPack(n)))
 }
 
 fn join_rel(root: &str, rel: &[String]) -> String {
@@ -157,117 +256,21 @@ pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn mk(root: &Path, dirs: &[&str], files: &[&str]) {
-        for d in dirs {
-            std::fs::create_dir_all(root.join(d)).unwrap();
-        }
-        for f in files {
-            std::fs::write(root.join(f), "").unwrap();
-        }
-    }
-
-    #[test]
-    fn discovery_stops_at_packs_and_searches_every_folder_but_git() {
-        let t = tempfile::tempdir().unwrap();
-        let root = t.path();
-        mk(
-            root,
-            &[
-                "packs/b",
-                "packs/a/tests/x",
-                ".hidden/p",
-                "target/p",
-                "node_modules/p",
-                "other/deep/er",
-                "empty",
-                ".git/p",
-            ],
-            &[
-                "packs/b/pack.toml",
-                "packs/a/pack.toml",
-                "packs/a/tests/x/pack.toml",
-                ".hidden/p/pack.toml",
-                "target/p/pack.toml",
-                "node_modules/p/pack.toml",
-                "other/deep/er/pack.toml",
-                ".git/p/pack.toml",
-            ],
-        );
-        let r = root.to_str().unwrap();
-        let found = discover(r).unwrap();
-        let want: Vec<String> = [
-            ".hidden/p",
-            "node_modules/p",
-            "other/deep/er",
-            "packs/a",
-            "packs/b",
-            "target/p",
-        ]
+/// Each of discovery's findings as a report of its own holding one diagnostic: it is counted,
+/// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
+/// request touches a file under it (docs/action.md, "Finds the packs").
+pub fn reports(found: &Found, workspace: Option<&Path>) -> Vec<PackReport> {
+    found
+        .blocked
         .iter()
-        .map(|p| format!("{r}/{p}"))
-        .collect();
-        assert_eq!(
-            found.packs, want,
-            "every folder but .git, packs not entered"
-        );
-        assert!(found.blocked.is_empty());
-        assert_eq!(
-            discover(&format!("{r}/packs/a")).unwrap().packs,
-            vec![format!("{r}/packs/a")]
-        );
-        assert_eq!(discover(&format!("{r}/empty")).unwrap(), Found::default());
-        assert!(discover(&format!("{r}/nowhere")).is_err());
-        assert_eq!(join_rel(".", &["a".into()]), "a");
-        assert_eq!(join_rel("./", &["a".into()]), "a");
-        assert_eq!(join_rel("x/", &["a".into()]), "x/a");
-    }
-
-    #[test]
-    fn folders_it_cannot_enter_are_named() {
-        use std::os::unix::ffi::OsStrExt;
-        let t = tempfile::tempdir().unwrap();
-        let root = t.path();
-        mk(root, &["real/p", "real/plain"], &["real/p/pack.toml"]);
-        std::os::unix::fs::symlink(root.join("real/p"), root.join("linked")).unwrap();
-        std::os::unix::fs::symlink(root.join("real/plain"), root.join("linked-plain")).unwrap();
-        let odd = root.join(std::ffi::OsStr::from_bytes(b"bad\xff"));
-        std::fs::create_dir_all(odd.join("p")).unwrap();
-        let deep: String = (0..MAX_DEPTH + 1).map(|i| format!("d{i}/")).collect();
-        mk(
-            root,
-            &[&format!("{deep}p")],
-            &[&format!("{deep}p/pack.toml")],
-        );
-        let r = root.to_str().unwrap();
-        let found = discover(r).unwrap();
-        assert_eq!(found.packs, vec![format!("{r}/real/p")]);
-        let blocked: Vec<(String, Blocked)> = found
-            .blocked
-            .iter()
-            .map(|(s, _, b)| (s.clone(), b.clone()))
-            .collect();
-        let too_deep: String = (0..=MAX_DEPTH)
-            .map(|i| format!("d{i}"))
-            .collect::<Vec<_>>()
-            .join("/");
-        assert_eq!(
-            blocked,
-            vec![
-                (format!("{r}/bad\u{FFFD}"), Blocked::NotUtf8),
-                (format!("{r}/{too_deep}"), Blocked::TooDeep),
-                (format!("{r}/linked"), Blocked::Link),
-            ],
-            "a link to a plain folder costs nothing"
-        );
-        let link = &found.blocked[2].1;
-        assert_eq!(
-            entry_uri_base(link, Some(root)),
-            "linked",
-            "the link, not its target"
-        );
-    }
+        .map(|(dir, path, why)| {
+            let msg = format!("{dir}: {}", why.message());
+            PackReport {
+                dir: dir.clone(),
+                uri_base: entry_uri_base(path, workspace),
+                diagnostics: vec![crate::core::Diagnostic::pack(why.rule(), msg)],
+                ..PackReport::default()
+            }
+        })
+        .collect()
 }

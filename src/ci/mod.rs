@@ -130,7 +130,7 @@ fn entries_of(found: &discover::Found, gh: &GithubEnv) -> Vec<Entry> {
         .iter()
         .map(|d| Entry::Pack(d.clone(), uri_base(d, gh.workspace.as_deref())))
         .chain(
-            blocked_reports(found, gh)
+            discover::reports(found, gh.workspace.as_deref())
                 .into_iter()
                 .map(|r| Entry::Blocked(Box::new(r))),
         )
@@ -231,33 +231,6 @@ fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
     } else {
         Ok(crate::check::check_all(dirs))
     }
-}
-
-/// A folder discovery could not enter, as a report of its own holding one error: it is counted,
-/// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
-/// request touches a file under it (docs/action.md, "Finds the packs").
-fn blocked_reports(found: &discover::Found, gh: &GithubEnv) -> Vec<PackReport> {
-    use crate::rules::{layout, paths};
-    found
-        .blocked
-        .iter()
-        .map(|(dir, path, why)| {
-            let rule = match why {
-                discover::Blocked::NotUtf8 => &paths::NAME_NOT_UTF8,
-                discover::Blocked::Link => &layout::SYMBOLIC_LINK,
-                discover::Blocked::TooDeep | discover::Blocked::Unreadable(_) => {
-                    &layout::UNREADABLE
-                }
-            };
-            let msg = format!("{dir}: {}", why.message());
-            PackReport {
-                dir: dir.clone(),
-                uri_base: discover::entry_uri_base(path, gh.workspace.as_deref()),
-                diagnostics: vec![crate::core::Diagnostic::pack(rule, msg)],
-                ..PackReport::default()
-            }
-        })
-        .collect()
 }
 
 /// No pack under the root: the error, the summary and the outputs say so.

@@ -80,11 +80,13 @@ pub struct OutputArgs {
     /// Colour in `--format full`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
-    /// Read allowances (`[[allow]]`) from this file; without it no configuration is read
-    /// (docs/configuration.md).
+    /// Read allowances (`[[allow]]`) from this file; `auto`: the `.hippo-packs.toml` at the
+    /// root of the git repository holding the packs, as `ci` reads it (`./auto` for a file named
+    /// auto). Without it no configuration is read (docs/configuration.md).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Text format: after each failed case, why it failed.
+    /// Say which configuration file was read (standard error); text format: after each failed
+    /// case, why it failed and the notes a failed `contains` names.
     #[arg(short, long)]
     pub verbose: bool,
 }

@@ -24,16 +24,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<i32> {
         },
         Command::Init(a) => super::init::run(&a),
         Command::Completions(a) => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            let mut out = Vec::new();
-            clap_complete::generate(a.shell, &mut cmd, "hippo-packs", &mut out);
-            print(&String::from_utf8_lossy(&out))?;
+            print(&super::shell::completions(a.shell))?;
             Ok(EXIT_OK)
         }
         Command::Manpage => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out)?;
-            print(&String::from_utf8_lossy(&out))?;
+            print(&super::shell::manual()?)?;
             Ok(EXIT_OK)
         }
         Command::Ci(a) => super::ci_args::run(a),
@@ -56,7 +51,7 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, None, None) {
         return usage(&line);
     }
-    let mut config = match load_config(&a.output) {
+    let mut config = match super::config::load(&a.output, &a.dirs) {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
@@ -107,7 +102,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, a.junit.as_deref(), a.prompts_dir.as_deref()) {
         return usage(&line);
     }
-    let mut config = match load_config(&a.output) {
+    let mut config = match super::config::load(&a.output, &a.dirs) {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
@@ -197,17 +192,6 @@ fn stream_test(
         err.flush()?;
     }
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
-}
-
-/// `--config FILE`, read and checked before any work; `Err` is the usage error's line.
-fn load_config(out: &OutputArgs) -> Result<Option<crate::allow::Config>, String> {
-    let Some(path) = &out.config else {
-        return Ok(None);
-    };
-    let shown = crate::core::escape::line(&path.display().to_string()).into_owned();
-    crate::allow::Config::load(path, &shown)
-        .map(Some)
-        .map_err(|why| format!("hippo-packs: --config {why}"))
 }
 
 /// The allowances that matched nothing; none when the run did not cover every pack the file

@@ -5,10 +5,12 @@ use clap::Parser;
 mod args;
 mod ci_args;
 mod commands;
+mod config;
 mod exit;
 mod hints;
 mod init;
 mod paths;
+mod shell;
 mod stub_model;
 
 pub use args::{

@@ -85,6 +85,9 @@ pub struct Diagnostic {
     /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
     /// and the machine formats; never part of the page's text line.
     pub hint: Option<String>,
+    /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
+    /// checksum holds), for JSON and SARIF only.
+    pub evidence: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -103,6 +106,7 @@ impl Diagnostic {
             },
             fingerprint: None,
             hint: None,
+            evidence: None,
         }
     }
 
@@ -161,6 +165,7 @@ impl Diagnostic {
             style: Style::Bare,
             fingerprint: None,
             hint: None,
+            evidence: None,
         }
     }
 

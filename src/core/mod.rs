@@ -9,6 +9,7 @@
 mod diagnostic;
 pub mod escape;
 pub mod fingerprint;
+pub mod fold;
 pub mod folder;
 pub mod fsx;
 pub mod interrupt;
@@ -23,4 +24,7 @@ pub use diagnostic::{Diagnostic, Region, Span, Style};
 pub use line_index::LineIndex;
 pub use rule::{Precision, Rule};
 pub use severity::Severity;
-pub use unicode::{is_default_ignorable, is_hidden, is_ignorable, is_invisible};
+pub use unicode::{
+    is_default_ignorable, is_hidden, is_ignorable, is_invisible, is_space_separator,
+    is_unusual_space,
+};

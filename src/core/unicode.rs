@@ -60,6 +60,24 @@ pub fn is_hidden(c: char) -> bool {
     is_invisible(c) || is_ignorable(c)
 }
 
+/// Unicode's space separators (general category Zs; a unit test holds the list equal to the
+/// Unicode data the `regex` crate carries).
+pub fn is_space_separator(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000
+    )
+}
+
+/// The spaces a person takes for an ordinary one but a search for a phrase does not: the space
+/// separators other than U+0020, U+00A0, U+202F and U+3000 (which text in French, Japanese and
+/// Chinese uses), and U+2800 BRAILLE PATTERN BLANK, which renders as a space but is a symbol
+/// (docs/rules.md, `unusual-space`).
+pub fn is_unusual_space(c: char) -> bool {
+    c == '\u{2800}'
+        || (is_space_separator(c) && !matches!(c, ' ' | '\u{A0}' | '\u{202F}' | '\u{3000}'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +99,30 @@ mod tests {
         }
         for c in ['a', 'é', '\u{00A0}', '\u{FFFC}', '\u{1D17B}', '\u{2028}'] {
             assert!(!is_ignorable(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_space_separators_are_unicode_zs() {
+        let zs = regex::Regex::new(r"^\p{Zs}$").unwrap();
+        let mut buf = [0; 4];
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let listed = is_space_separator(c);
+            assert_eq!(
+                listed,
+                zs.is_match(c.encode_utf8(&mut buf)),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        // The unusual ones: U+2800 is not Zs but renders as a space; the four common ones are not.
+        for c in ['\u{2800}', '\u{1680}', '\u{2002}', '\u{200A}', '\u{205F}'] {
+            assert!(is_unusual_space(c), "{c:?}");
+        }
+        for c in [
+            ' ', '\u{A0}', '\u{202F}', '\u{3000}', '\t', '\u{2028}', '\u{200B}',
+        ] {
+            assert!(!is_unusual_space(c), "control: {c:?}");
         }
     }
 }

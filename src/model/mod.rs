@@ -1,6 +1,7 @@
 //! The parsed documents of a pack, with spans, knowing nothing of rules: the manifest's kind,
 //! pass files, prompts' placeholders, fixture cases, transcripts (both formats), timestamps, the
-//! TOML reader that keeps spans, the decoded strings of TOML, JSON and CSS, and the redaction detectors.
+//! TOML reader that keeps spans, the one reading of a TOML table against its declared keys
+//! (`schema`), the decoded strings of TOML, JSON and CSS, and the redaction detectors.
 
 pub mod case;
 pub mod decode;

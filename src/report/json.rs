@@ -131,6 +131,7 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         end_column: g.end_col,
         message: message(d),
         text: esc(&line),
+        evidence: d.evidence,
     }
 }
 
@@ -197,6 +198,8 @@ struct Diag {
     end_column: usize,
     message: String,
     text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<&'static str>,
 }
 
 #[derive(Serialize)]

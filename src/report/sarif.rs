@@ -1,6 +1,6 @@
-//! SARIF 2.1.0 for GitHub code scanning, as docs/output-formats.md fixes it: one run, the whole catalogue as
-//! the driver's rules, one result per diagnostic and per failed expectation, each with exactly
-//! one location and GitHub's line hash.
+//! SARIF 2.1.0 for GitHub code scanning, as docs/output-formats.md fixes it: one run, the whole
+//! catalogue as the driver's rules, one result per diagnostic and per failed expectation, each
+//! with exactly one location and GitHub's line hash.
 //!
 //! A small typed model of our own rather than `serde-sarif`: we write a few dozen fields, the
 //! field order of the structs is the order in the file (byte-identical output), and GitHub's
@@ -20,9 +20,8 @@ pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
 pub const MAX_RESULTS: usize = 25_000;
 /// GitHub's limit for a rule's descriptions, in characters.
 pub const MAX_DESCRIPTION: usize = 1_024;
-/// GitHub's limit for a rule's name, in characters.
+/// GitHub's limits for a rule's name, in characters, and for its tags.
 pub const MAX_NAME: usize = 255;
-/// GitHub's limit for a rule's tags.
 pub const MAX_TAGS: usize = 20;
 
 /// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`).
@@ -172,6 +171,7 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
         suppressions: None,
         properties: ResultProperties {
             pack: r.display_name(),
+            evidence: d.evidence,
         },
     }
 }
@@ -451,6 +451,8 @@ struct Fingerprints<'a> {
 #[derive(Serialize)]
 struct ResultProperties<'a> {
     pack: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<&'static str>,
 }
 
 #[cfg(test)]

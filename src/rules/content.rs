@@ -1,14 +1,20 @@
 //! Content warnings: injection-shaped phrases, URLs, shell-shaped text and encoded-looking runs
 //! in every file outside `tests/` except `README.md` and `LICENSE*` (docs/checks.md).
 //!
+//! Phrases, URLs and shell text are matched in the text folded (`core::fold`), so that how a
+//! phrase is spelled (a U+2800 between its words, a Cyrillic `і`, fullwidth or mathematical
+//! letters, a soft hyphen) does not hide it; findings are located and quoted as written.
+//!
 //! Cost: one search of one compiled regex over each file's bytes finds the phrases, URLs and
 //! shell text together (the regex engine's literal prefilter and lazy DFA do the scanning), and
-//! one byte loop finds the encoded runs. Nothing is allocated per byte; a finding allocates its
-//! message only when its text is new for the file.
+//! one byte loop finds the encoded runs. A file of plain ASCII, or one whose every character
+//! folds to itself, is searched as it is; only a file that folding changes is copied, with one
+//! offset per byte. A finding allocates its message only when its text is new for the file.
 
 use super::declare::declare_rules;
 use super::text::TextScan;
 use crate::core::Rule;
+use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
 use crate::model::decode::{Format, View, css_urls};
 use crate::pack::PackFile;
@@ -99,12 +105,9 @@ fn regex() -> &'static regex::bytes::Regex {
     &RE
 }
 
-/// Whether the content rules look at a file: outside `tests/`, not `README.md`, not `LICENSE*`.
-pub fn applies_to(path: &str) -> bool {
-    !(path.starts_with("tests/")
-        || path == "README.md"
-        || (!path.contains('/') && path.starts_with("LICENSE")))
-}
+/// Whether the content rules look at a file: outside `tests/`, not `README.md`, not `LICENSE*`
+/// (the files `unusual-space` looks at too, so the text family holds the test).
+pub use super::text::prose_rules_apply as applies_to;
 
 /// One finding of [`scan`]: the rule, where, and the text as written (empty for URL and runs).
 #[derive(Debug, Clone, PartialEq)]
@@ -116,24 +119,22 @@ pub struct Finding<'a> {
 
 /// The content findings of one text, one per rule and distinct text (URL and encoded run: one
 /// per text), each at its first occurrence, in order of position within each rule. Phrases, URLs
-/// and shell text are matched with every invisible and ignorable character removed (so a soft
-/// hyphen cannot split "ignore all previous instructions"), located and quoted as written.
+/// and shell text are matched in the text folded (`core::fold`: hidden characters removed,
+/// unusual spaces as spaces, fullwidth, mathematical and look-alike letters as ASCII), so neither
+/// a soft hyphen nor a Cyrillic `і` hides "ignore all previous instructions"; they are located
+/// and quoted as written.
 pub fn scan(bytes: &[u8]) -> Vec<Finding<'_>> {
-    scan_stripped(bytes, strip_hidden(bytes))
+    scan_folded(bytes, fold(bytes))
 }
 
-/// [`scan`], given the text with its hidden characters removed and each kept byte's offset
-/// (`None`: there is none to remove), as [`strip_hidden`] or [`strip_spans`] make it.
-pub fn scan_stripped(bytes: &[u8], stripped: Option<(Vec<u8>, Vec<usize>)>) -> Vec<Finding<'_>> {
+/// [`scan`], given the text folded (`None`: folding changes nothing).
+pub fn scan_folded<'a>(bytes: &'a [u8], folded: Option<Folded<'_>>) -> Vec<Finding<'a>> {
     let mut found: Vec<Finding<'_>> = Vec::new();
-    let (haystack, map) = match &stripped {
-        Some((text, map)) => (text.as_slice(), Some(map.as_slice())),
-        None => (bytes, None),
-    };
+    let haystack = folded.as_ref().map_or(bytes, |f| f.text.as_slice());
     // A span of the haystack as a span of the text as written.
-    let written = |start: usize, end: usize| match map {
+    let written = |start: usize, end: usize| match &folded {
         None => Span::new(start, end),
-        Some(m) => Span::new(m[start], m[end - 1] + 1),
+        Some(f) => f.written_span(start, end),
     };
     let mut url_seen = false;
     for caps in regex().captures_iter(haystack) {
@@ -165,78 +166,6 @@ pub fn scan_stripped(bytes: &[u8], stripped: Option<(Vec<u8>, Vec<usize>)>) -> V
         });
     }
     found
-}
-
-/// The text without its invisible and ignorable characters, and for each byte kept its offset in
-/// the text as written; `None` when there is none to remove (the usual case, found without
-/// decoding when the text is plain ASCII). A byte that is not UTF-8 is kept as it is.
-pub fn strip_hidden(bytes: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
-    let ascii_hidden = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
-    let suspect = |b: &u8| *b >= 0x80 || ascii_hidden(*b);
-    let first = bytes.iter().position(suspect)?;
-    let hidden_at = |i: usize| -> Option<usize> {
-        let b = bytes[i];
-        if b < 0x80 {
-            return ascii_hidden(b).then_some(1);
-        }
-        let end = (i + 4).min(bytes.len());
-        let chunk = bytes[i..end].utf8_chunks().next()?;
-        let c = chunk.valid().chars().next()?;
-        crate::core::is_hidden(c).then(|| c.len_utf8())
-    };
-    // Nothing to remove: no copy.
-    let mut i = first;
-    let mut any = false;
-    while i < bytes.len() {
-        if hidden_at(i).is_some() {
-            any = true;
-            break;
-        }
-        i += 1;
-    }
-    if !any {
-        return None;
-    }
-    let (mut text, mut map) = (
-        Vec::with_capacity(bytes.len()),
-        Vec::with_capacity(bytes.len()),
-    );
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(len) = hidden_at(i) {
-            i += len;
-            continue;
-        }
-        text.push(bytes[i]);
-        map.push(i);
-        i += 1;
-    }
-    Some((text, map))
-}
-
-/// The text without the bytes of `spans` (sorted, not overlapping: the hidden runs the text
-/// walk found), and for each byte kept its offset in the text as written; `None` when there is
-/// none. The same as [`strip_hidden`] for a text that is UTF-8, without looking at its bytes
-/// again.
-pub fn strip_spans(bytes: &[u8], spans: &[Span]) -> Option<(Vec<u8>, Vec<usize>)> {
-    if spans.is_empty() {
-        return None;
-    }
-    let (mut text, mut map) = (
-        Vec::with_capacity(bytes.len()),
-        Vec::with_capacity(bytes.len()),
-    );
-    let mut at = 0;
-    for s in spans
-        .iter()
-        .chain(std::iter::once(&Span::new(bytes.len(), bytes.len())))
-    {
-        let end = s.start.clamp(at, bytes.len());
-        text.extend_from_slice(&bytes[at..end]);
-        map.extend(at..end);
-        at = s.end.clamp(end, bytes.len());
-    }
-    Some((text, map))
 }
 
 /// `[A-Za-z0-9+/=]` as a table.
@@ -320,9 +249,10 @@ struct Located {
 }
 
 /// The content findings of one file. `text` is the text walk over its bytes when the file was
-/// read whole: the characters matching leaves out are the hidden runs it found, so the bytes
-/// are not looked at a second time for them. `view` is its decoded text when it has one: then
-/// that is what is judged, each finding mapped back to the bytes as written and quoted there.
+/// read whole: a file of plain ASCII in which it found no hidden character folds to itself, so
+/// it is searched as it is, without a second look at each byte for folding. `view` is its
+/// decoded text when it has one: then that is what is folded and judged, each finding mapped
+/// back to the bytes as written and quoted there.
 pub fn check_file(
     f: &PackFile,
     text: Option<&TextScan>,
@@ -330,33 +260,32 @@ pub fn check_file(
     out: &mut Vec<Diagnostic>,
 ) {
     let all = applies_to(&f.path);
-    let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
-    let css = Format::of(&f.path) == Some(Format::Css);
-    // Under tests/ only URLs count: a file without `://` (most transcripts) costs one byte
-    // search, not the whole scan.
-    let url_only = url_applies_to(&f.path) && (css || memchr::memmem::find(hay, b"://").is_some());
-    if !all && !url_only {
+    if !all && !url_applies_to(&f.path) {
         return;
     }
+    let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
+    let css = Format::of(&f.path) == Some(Format::Css);
+    let plain = view.is_none()
+        && text.is_some_and(|t| t.invisible.is_empty() && t.ignorable.is_empty())
+        && f.bytes.is_ascii();
+    let folded = if plain { None } else { fold(hay) };
+    // Under tests/ only URLs count: a file without `://` once folded (most transcripts) costs a
+    // byte search, not the whole scan.
+    let searched = folded.as_ref().map_or(hay, |x| x.text.as_slice());
+    if !all && !css && memchr::memmem::find(searched, b"://").is_none() {
+        return;
+    }
+    // The bytes read: a file over its size limit is scanned as far as it was read.
+    let found = scan_folded(hay, folded).into_iter();
     let mut found: Vec<Located> = match view {
-        None => {
-            let stripped = match text {
-                Some(t) if t.not_utf8.is_none() => strip_spans(&f.bytes, &t.hidden_spans()),
-                // Bytes that are not UTF-8, or a cut file: the content rules find their own.
-                _ => strip_hidden(&f.bytes),
-            };
-            // The bytes read: a file over its size limit is scanned as far as it was read.
-            scan_stripped(&f.bytes, stripped)
-                .into_iter()
-                .map(|d| Located {
-                    rule: d.rule,
-                    span: d.span,
-                    message: message(&d),
-                })
-                .collect()
-        }
-        Some(v) => scan(hay)
-            .into_iter()
+        None => found
+            .map(|d| Located {
+                rule: d.rule,
+                span: d.span,
+                message: message(&d),
+            })
+            .collect(),
+        Some(v) => found
             .map(|d| {
                 let span = v.raw_span(d.span);
                 let written = &f.bytes[span.start..span.end];
@@ -410,3 +339,6 @@ fn css_url(f: &PackFile, view: Option<&View>, found: &mut Vec<Located>) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod spellings;

@@ -58,12 +58,14 @@ pub fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) 
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
     if let Some(m) = crate::model::redact::first_match_bytes(hay) {
         let span = view.map_or(m.span, |v| v.raw_span(m.span));
-        let d = Diagnostic::key(
+        let mut d = Diagnostic::key(
             &REDACTION,
             &f.path,
             span,
             format!("redaction would change it ({})", m.kind),
         );
+        // A checksum that holds is evidence, never the condition (docs/redaction.md).
+        d.evidence = m.verified.then_some("verified-shape");
         out.push(if f.in_tests() {
             d
         } else {
@@ -156,6 +158,40 @@ mod tests {
         );
         let at = transcript.find("AKIA").unwrap();
         assert_eq!(e.span, Some(Span::new(at, at + 20)));
+    }
+
+    /// A GitHub token whose CRC32 tail holds carries `verified-shape`; one whose tail does not
+    /// is reported all the same, without it.
+    #[test]
+    fn a_checksum_is_evidence_on_the_finding() {
+        let random = "Zq8Vn3Lr0Tw5Ke7Hb2Yd4Pm6Xs9Ca1";
+        let crc = crc32fast::hash(random.as_bytes());
+        let tail: String = (0..6)
+            .rev()
+            .map(|k| {
+                let digits = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+                digits[(crc / 62u32.pow(k) % 62) as usize] as char
+            })
+            .collect();
+        let good = format!("ghp_{random}{tail}");
+        let bad = format!("ghp_{random}{}", "Qx7Rt2");
+        let p = pack(&[
+            ("tests/c/notes/good.md", good.into_bytes(), true),
+            ("tests/c/notes/made-up.md", bad.into_bytes(), true),
+        ]);
+        let mut out = Vec::new();
+        check(&p, &mut out);
+        let evidence: Vec<_> = out
+            .iter()
+            .map(|d| (d.subject.as_deref(), d.evidence))
+            .collect();
+        assert_eq!(
+            evidence,
+            [
+                (Some("tests/c/notes/good.md"), Some("verified-shape")),
+                (Some("tests/c/notes/made-up.md"), None),
+            ]
+        );
     }
 
     #[test]

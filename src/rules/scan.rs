@@ -8,9 +8,9 @@
 //! escapes that decode to hidden characters are reported outside `tests/`.
 //!
 //! One walk over a file's bytes ([`text::scan_bytes`]) validates UTF-8 and finds every hidden
-//! character. The content rules reuse what it found: the characters their matching leaves out
-//! are the runs the walk reported, so a file with none (the usual case) is searched as it is,
-//! and one with some is copied without them, without a second look at each byte. The content
+//! character and unusual space. The content rules reuse what it found: a file of plain ASCII in
+//! which it found no hidden character (the usual case) is searched as it is; any other is folded
+//! first (`core::fold`), and copied only when folding changes it. The content
 //! regex then searches the file once, the encoded-run search reads about one byte in a hundred,
 //! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
 //! keep their own rules and messages; only the reading is shared (docs/performance.md).
@@ -38,6 +38,9 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             && !f.in_tests()
         {
             text::report_escapes(&f.path, view, out);
+        }
+        if let Some(scan) = &scan {
+            text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
         }
         content::check_file(f, scan.as_ref(), view.as_ref(), out);
         redaction::check_file(f, view.as_ref(), out);

@@ -1,7 +1,7 @@
 //! Text: every file is UTF-8 and holds no character a person cannot see but a model reads.
 
 use super::declare::declare_rules;
-use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
+use crate::core::{Diagnostic, Span, is_ignorable, is_invisible, is_unusual_space};
 use crate::model::decode::View;
 
 declare_rules! {
@@ -46,6 +46,50 @@ declare_rules! {
     ///
     /// How to fix: Delete the character; if you meant a visible hyphen or space, type one.
     pub static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, security_severity = "5.0";
+
+    /// A space a person takes for an ordinary one but a search does not
+    ///
+    /// The space separators other than the ordinary space, the no-break spaces U+00A0 and U+202F
+    /// and the ideographic space U+3000 (the Ogham space mark U+1680, the typographic spaces
+    /// U+2000-U+200A, U+205F), and U+2800 BRAILLE PATTERN BLANK, which renders as a space but is a
+    /// symbol. Put between the words of an instruction they keep it from a reviewer's search
+    /// while a model reads it as written; the injection, URL and shell warnings match them as
+    /// spaces. In every file outside tests/ except README.md and LICENSE*: one finding per file, at
+    /// the first one, with how many more the file holds.
+    ///
+    /// How to fix: Replace the character with an ordinary space.
+    pub static UNUSUAL_SPACE = "unusual-space", Warning, High, security_severity = "4.0";
+}
+
+/// Whether the content warnings and `unusual-space` look at a file: outside `tests/`, not
+/// `README.md`, not `LICENSE*`.
+pub fn prose_rules_apply(path: &str) -> bool {
+    !(path.starts_with("tests/")
+        || path == "README.md"
+        || (!path.contains('/') && path.starts_with("LICENSE")))
+}
+
+/// An unusual space (`core::is_unusual_space`) in a text: where and which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnusualSpace {
+    pub span: Span,
+    pub c: char,
+}
+
+/// Every unusual space of a text, in order (the text's valid UTF-8 prefix).
+pub fn unusual_spaces(text: &[u8]) -> Vec<UnusualSpace> {
+    scan_bytes(text).unusual_spaces
+}
+
+/// The one `unusual-space` warning of a file, at the first of its unusual spaces (in order):
+/// `U+2800, an unusual space`, `U+2800, an unusual space and 2 more`.
+pub fn unusual_space_warning(path: &str, spaces: &[UnusualSpace]) -> Option<Diagnostic> {
+    let first = spaces.first()?;
+    let mut m = format!("U+{:04X}, an unusual space", first.c as u32);
+    if spaces.len() > 1 {
+        m.push_str(&format!(" and {} more", spaces.len() - 1));
+    }
+    Some(Diagnostic::at(&UNUSUAL_SPACE, path, first.span, m))
 }
 
 /// `U+00AD, an invisible character hippo accepts`; `U+115F and 1 more, invisible characters
@@ -136,15 +180,43 @@ struct Open {
 }
 
 impl Open {
-    fn close(self, end: usize) -> Run {
-        make_run(
+    fn new(class: Class, start: usize, first: char) -> Self {
+        Open {
+            class,
+            start,
+            first,
+            count: 0,
+            tags: String::new(),
+            all_tags: true,
+        }
+    }
+
+    /// Counts one more character of the run, and the ASCII text it spells when it is a tag.
+    fn add(&mut self, c: char) {
+        let u = c as u32;
+        let tag = (0xE0020..=0xE007E).contains(&u);
+        self.count += 1;
+        self.all_tags &= tag;
+        if tag {
+            self.tags.push(char::from((u - 0xE0000) as u8));
+        }
+    }
+
+    /// Ends the run at `end` and adds it to the list of its set.
+    fn close_into(self, end: usize, invisible: &mut Vec<Run>, ignorable: &mut Vec<Run>) {
+        let dst = if self.class == Class::Invisible {
+            invisible
+        } else {
+            ignorable
+        };
+        dst.push(make_run(
             self.start,
             end,
             self.first,
             self.count,
             self.tags,
             self.all_tags,
-        )
+        ));
     }
 }
 
@@ -164,20 +236,8 @@ pub struct TextScan {
     pub ignorable: Vec<Run>,
     /// The offset of the first byte that is not UTF-8.
     pub not_utf8: Option<usize>,
-}
-
-impl TextScan {
-    /// Every hidden character's span (both sets), in order: what content matching leaves out.
-    pub fn hidden_spans(&self) -> Vec<Span> {
-        let mut spans: Vec<Span> = self
-            .invisible
-            .iter()
-            .chain(&self.ignorable)
-            .map(|r| r.span)
-            .collect();
-        spans.sort_by_key(|s| s.start);
-        spans
-    }
+    /// The unusual spaces of the valid prefix.
+    pub unusual_spaces: Vec<UnusualSpace>,
 }
 
 /// The character at the start of `bytes` when it is UTF-8 (`bytes` is not empty).
@@ -191,6 +251,7 @@ fn decode(bytes: &[u8]) -> Option<char> {
 /// bytes at a time; only other bytes are decoded.
 pub fn scan_bytes(bytes: &[u8]) -> TextScan {
     let (mut invisible, mut ignorable) = (Vec::new(), Vec::new());
+    let mut unusual_spaces = Vec::new();
     let mut not_utf8 = None;
     let mut i = 0;
     // Where the block the fast path last refused ends.
@@ -225,47 +286,34 @@ pub fn scan_bytes(bytes: &[u8]) -> TextScan {
             break;
         };
         let k = class(b, c);
+        if k == Class::Plain && b >= 0x80 && is_unusual_space(c) {
+            unusual_spaces.push(UnusualSpace {
+                span: Span::new(i, i + len),
+                c,
+            });
+        }
         if current.as_ref().is_some_and(|o| o.class != k)
             && let Some(o) = current.take()
         {
-            let dst = if o.class == Class::Invisible {
-                &mut invisible
-            } else {
-                &mut ignorable
-            };
-            dst.push(o.close(i));
+            o.close_into(i, &mut invisible, &mut ignorable);
         }
         if k != Class::Plain {
-            let u = c as u32;
-            let tag = (0xE0020..=0xE007E).contains(&u);
-            let o = current.get_or_insert_with(|| Open {
-                class: k,
-                start: i,
-                first: c,
-                count: 0,
-                tags: String::new(),
-                all_tags: true,
-            });
-            o.count += 1;
-            o.all_tags &= tag;
-            if tag {
-                o.tags.push(char::from((u - 0xE0000) as u8));
-            }
+            current.get_or_insert_with(|| Open::new(k, i, c)).add(c);
         }
         i += len;
     }
     if let Some(o) = current.take() {
-        let dst = if o.class == Class::Invisible {
-            &mut invisible
-        } else {
-            &mut ignorable
-        };
-        dst.push(o.close(not_utf8.unwrap_or(bytes.len())));
+        o.close_into(
+            not_utf8.unwrap_or(bytes.len()),
+            &mut invisible,
+            &mut ignorable,
+        );
     }
     TextScan {
         invisible,
         ignorable,
         not_utf8,
+        unusual_spaces,
     }
 }
 
@@ -310,12 +358,15 @@ fn make_run(
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files.iter().filter(|f| f.complete) {
-        report(&f.path, &scan_bytes(&f.bytes), out);
-        if let Some(view) = crate::model::decode::view_bytes(&f.path, &f.bytes)
+        let scan = scan_bytes(&f.bytes);
+        report(&f.path, &scan, out);
+        let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
+        if let Some(view) = &view
             && !f.in_tests()
         {
-            report_escapes(&f.path, &view, out);
+            report_escapes(&f.path, view, out);
         }
+        report_unusual_spaces(&f.path, &scan, view.as_ref(), out);
     }
 }
 
@@ -347,6 +398,29 @@ pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The one `unusual-space` warning of a file outside `tests/`, `README.md` and `LICENSE*`: the
+/// unusual spaces its walk found (`scan`) and those its escapes decode to (`view`, at the
+/// backslash), counted together.
+pub fn report_unusual_spaces(
+    path: &str,
+    scan: &TextScan,
+    view: Option<&View>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !prose_rules_apply(path) {
+        return;
+    }
+    let escaped = view.into_iter().flat_map(|v| &v.escapes);
+    let escaped = escaped.filter(|e| is_unusual_space(e.decoded));
+    let mut spaces = scan.unusual_spaces.clone();
+    spaces.extend(escaped.map(|e| UnusualSpace {
+        span: e.span,
+        c: e.decoded,
+    }));
+    spaces.sort_by_key(|s| s.span.start);
+    out.extend(unusual_space_warning(path, &spaces));
+}
+
 /// Escapes that decode to hidden characters, in the files hippo installs (the caller asks for
 /// files outside `tests/` only): the same error, or warning, as the character written raw, at
 /// the escape's backslash (`model::decode`).
@@ -363,77 +437,4 @@ pub fn report_escapes(path: &str, view: &View, out: &mut Vec<Diagnostic>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_run_per_sequence() {
-        let runs = invisible_runs("a\u{202E}b\u{200B}\u{200C}\u{200D}c");
-        assert_eq!(runs.len(), 2);
-        assert_eq!(runs[0].message(), "U+202E");
-        assert_eq!(runs[1].message(), "U+200B and 2 more");
-        assert_eq!(runs[1].span, Span::new(5, 14));
-    }
-
-    #[test]
-    fn ignorable_runs_are_apart_from_invisible_ones() {
-        let (inv, ign) = hidden_runs("a\u{00AD}\u{00AD}b\u{200B}\u{034F}c\u{FFF9}");
-        assert_eq!(inv.len(), 1);
-        assert_eq!(inv[0].message(), "U+200B");
-        let msgs: Vec<String> = ign.iter().map(ignorable_message).collect();
-        assert_eq!(
-            msgs,
-            [
-                "U+00AD and 1 more, invisible characters hippo accepts",
-                "U+034F, an invisible character hippo accepts",
-                "U+FFF9, an invisible character hippo accepts"
-            ]
-        );
-        assert_eq!(ign[0].span, Span::new(1, 5));
-        // Control: text without either set has no run.
-        assert_eq!(hidden_runs("plain é — 😀"), (Vec::new(), Vec::new()));
-    }
-
-    #[test]
-    fn tag_runs_spell_hidden_text() {
-        let hidden: String = "hidden"
-            .chars()
-            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
-            .collect();
-        let runs = invisible_runs(&format!("ok{hidden}"));
-        assert_eq!(
-            runs[0].message(),
-            "U+E0068 and 5 more (hidden text \"hidden\")"
-        );
-    }
-
-    #[test]
-    fn the_fast_path_agrees_with_the_slow_one() {
-        for b in 0u8..=0xFF {
-            let mut block = [b'a'; BLOCK];
-            block[17] = b;
-            let plain = (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
-            assert_eq!(plain_block(&block), plain, "byte {b:#04x}");
-        }
-        // A run right after a long plain stretch, and at every alignment.
-        for pad in 0..70 {
-            let text = format!("{}\u{202E}x", "a\n".repeat(pad / 2) + &"a".repeat(pad % 2));
-            let runs = invisible_runs(&text);
-            assert_eq!(runs.len(), 1, "pad {pad}");
-            assert_eq!(runs[0].span.start, pad);
-        }
-    }
-
-    #[test]
-    fn allowed_whitespace_is_not_reported() {
-        assert!(invisible_runs("a\tb\r\nc é 😀 \u{00A0}").is_empty());
-        assert_eq!(invisible_runs("\u{7}").len(), 1, "control: BEL is caught");
-        assert_eq!(
-            invisible_runs("\u{FEFF}x").len(),
-            1,
-            "a byte-order mark is caught"
-        );
-        assert_eq!(invisible_runs("\u{E0101}").len(), 1);
-        assert_eq!(invisible_runs("\u{10FFFD}").len(), 1);
-    }
-}
+mod tests;

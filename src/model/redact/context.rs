@@ -11,10 +11,10 @@ type Found = Option<(&'static str, usize, usize)>;
 /// `hooks.slack.com/services/...` (the span leaves out the scheme).
 pub fn slack_webhook(hay: &[u8], i: usize, _anchor: &str) -> Found {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}")
+        Regex::new(r"^hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,90}")
             .expect("valid webhook pattern")
     });
-    let window = &hay[i..hay.len().min(i + 120)];
+    let window = &hay[i..hay.len().min(i + 160)];
     let m = RE.find(window)?;
     let end = i + m.end();
     let path = &hay[i + 16..end];
@@ -69,7 +69,8 @@ pub fn telegram(hay: &[u8], i: usize, _anchor: &str) -> Found {
 }
 
 /// Three to five base64url parts joined by dots, the first decoding to a JSON object with an
-/// `alg` (a JWS or JWE header), the rest at least 16 characters in all.
+/// `alg` (a JWS or JWE header; a header cut or garbled after `{"alg"` still counts, as a token
+/// pasted with a typo is still one), the rest at least 16 characters in all.
 pub fn jwt(hay: &[u8], i: usize, _anchor: &str) -> Found {
     if !boundary_before(hay, i) {
         return None;
@@ -97,9 +98,13 @@ pub fn jwt(hay: &[u8], i: usize, _anchor: &str) -> Found {
     if parts < 3 || rest < 16 || !boundary_after(hay, end, url64) {
         return None;
     }
-    let header = base64_decode(&hay[i..header_end])?;
-    let value: serde_json::Value = serde_json::from_slice(&header).ok()?;
-    if !value.get("alg").is_some_and(|a| a.is_string()) {
+    let cut = (header_end - i) / 4 * 4;
+    let header = base64_decode(&hay[i..i + cut])?;
+    let alg = match serde_json::from_slice::<serde_json::Value>(&header) {
+        Ok(value) => value.get("alg").is_some_and(|a| a.is_string()),
+        Err(_) => header.starts_with(b"{\"") && contains(&header, b"\"alg\""),
+    };
+    if !alg {
         return None;
     }
     Some(("jwt", i, end))
@@ -147,10 +152,6 @@ pub fn authorization(hay: &[u8], i: usize, anchor: &str) -> Found {
     j = skip(j + 1);
     let word_end = run_end(hay, j, 16, |b| b.is_ascii_alphabetic() || b == b'-');
     let word = hay[j..word_end].to_ascii_lowercase();
-    let start = after_spaces(hay, word_end)?;
-    if word == b"basic" {
-        return basic(hay, start);
-    }
     const SCHEMES: &[&[u8]] = &[
         b"bearer",
         b"token",
@@ -161,13 +162,29 @@ pub fn authorization(hay: &[u8], i: usize, anchor: &str) -> Found {
         b"ssws",
         b"key",
     ];
-    if !SCHEMES.contains(&word.as_slice()) {
-        return None;
+    if word == b"basic" {
+        return basic(hay, after_spaces(hay, word_end)?);
     }
-    Some(("authorization-header", start, credential(hay, start)?))
+    if SCHEMES.contains(&word.as_slice()) {
+        let start = after_spaces(hay, word_end)?;
+        return Some(("authorization-header", start, credential(hay, start)?));
+    }
+    // No scheme: the whole value is the credential (`Authorization: <uuid>`, `sha256~...`).
+    let class = |b: u8| b.is_ascii_alphanumeric() || b"._~+/-=@".contains(&b);
+    let end = run_end(hay, j, 4096, class);
+    let t = &hay[j..end];
+    let ok = (16..=4096).contains(&t.len())
+        && has_digit(t)
+        && has_alpha(t)
+        && entropy(t) >= 3.0
+        && !is_placeholder(t)
+        && boundary_after(hay, end, |b| b == b'(' || b == b'[');
+    ok.then_some(("authorization-header", j, end))
 }
 
-/// `Basic <base64 of user:password>` with a password that is not a placeholder.
+/// `Basic <base64 of user:password>` whose password is not a placeholder, or whose user is the
+/// credential (`<api key>:`, as Stripe and Mailgun take it). The decoded bytes need not be
+/// UTF-8 (a pasted credential may be garbled; it is still one).
 fn basic(hay: &[u8], start: usize) -> Found {
     let class = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=';
     let end = run_end(hay, start, 2048, class);
@@ -176,15 +193,18 @@ fn basic(hay: &[u8], start: usize) -> Found {
         return None;
     }
     let decoded = base64_decode(t)?;
-    let text = std::str::from_utf8(&decoded).ok()?;
-    let (user, password) = text.split_once(':')?;
-    if user.is_empty()
-        || text.chars().any(char::is_control)
-        || is_password_placeholder(password.as_bytes())
-    {
+    let colon = decoded.iter().position(|&b| b == b':')?;
+    let (user, password) = (&decoded[..colon], &decoded[colon + 1..]);
+    let shown = |s: &[u8]| s.iter().all(|&b| b >= 0x20 && b != 0x7f);
+    if user.is_empty() || !shown(user) || !decoded.iter().all(|&b| b >= 0x20 || b >= 0x80) {
         return None;
     }
-    Some(("authorization-header", start, end))
+    let ok = if password.is_empty() {
+        user.len() >= 6 && !is_password_placeholder(user)
+    } else {
+        !is_password_placeholder(password)
+    };
+    ok.then_some(("authorization-header", start, end))
 }
 
 /// Passwords that documentation writes in place of one.

@@ -69,6 +69,7 @@ pub fn name_parts(name: &[u8]) -> Vec<String> {
 
 const SECRET: &[&str] = &[
     "token",
+    "pat",
     "secret",
     "password",
     "passwd",
@@ -106,6 +107,12 @@ const KEY_OF: &[&str] = &[
     "consumer",
     "subscription",
     "admin",
+];
+/// Services whose name before `key` says the key is theirs (`openai_key`, `AZURE_SEARCH_KEY`,
+/// `stripe_key`), besides [`PROVIDERS`].
+const KEY_OF_SERVICE: &[&str] = &[
+    "search", "storage", "openai", "cohere", "mistral", "groq", "gemini", "deepseek", "sentry",
+    "datadog", "heroku", "mailgun", "algolia", "firebase", "pinecone", "supabase", "vercel",
 ];
 /// Providers whose name may follow the secret word (`TOKEN_GITHUB`, `AWS_BEARER_TOKEN_BEDROCK`).
 const PROVIDERS: &[&str] = &[
@@ -186,8 +193,12 @@ pub fn secret_name(name: &[u8]) -> Option<bool> {
     if SECRET.contains(&last.as_str()) {
         return Some(password);
     }
-    (last == "key" && parts.len() >= 2 && KEY_OF.contains(&parts[parts.len() - 2].as_str()))
-        .then_some(password)
+    let before = parts.len().checked_sub(2).map(|k| parts[k].as_str());
+    (last == "key"
+        && before.is_some_and(|b| {
+            KEY_OF.contains(&b) || KEY_OF_SERVICE.contains(&b) || PROVIDERS.contains(&b)
+        }))
+    .then_some(password)
 }
 
 /// Whole names that say which kind of secret they hold.
@@ -244,24 +255,36 @@ fn assignment(hay: &[u8], e: usize) -> Option<(usize, Option<u8>)> {
             },
         }
     };
-    let mut j = skip_quote(e).0;
+    let (mut j, closed) = skip_quote(e);
     j = run_end(hay, j, 8, |b| b == b' ' || b == b'\t');
-    match hay.get(j) {
-        Some(b':') => {
-            j += 1;
-            if hay.get(j) == Some(&b'=') {
+    // `.=` (PHP), `?=`, `??=`, `||=`, `::=`, `:::=` (make) assign too; `==`, `!=`, `<=` compare.
+    let op = run_end(hay, j, 3, |b| matches!(b, b'.' | b'?' | b'|' | b':'));
+    if op > j && op - j <= 3 && hay.get(op) == Some(&b'=') && hay.get(op + 1) != Some(&b'=') {
+        j = op + 1;
+    } else {
+        match hay.get(j) {
+            Some(b':') => {
                 j += 1;
+                if hay.get(j) == Some(&b'=') {
+                    j += 1;
+                }
             }
-        }
-        Some(b'=') => {
-            j += 1;
-            match hay.get(j) {
-                Some(b'=') => return None,
-                Some(b'>') => j += 1,
-                _ => {}
+            Some(b'=') => {
+                j += 1;
+                match hay.get(j) {
+                    Some(b'=') => return None,
+                    Some(b'>') => j += 1,
+                    _ => {}
+                }
             }
+            // `setProperty("API_TOKEN", "...")`, `env('TWILIO_API_KEY', '...')`: a quoted name,
+            // then a comma and a quoted value.
+            Some(b',') if closed.is_some() => {
+                j = run_end(hay, j + 1, 8, |b| b == b' ' || b == b'\t');
+                return matches!(hay.get(j), Some(b'"' | b'\'')).then(|| skip_quote(j));
+            }
+            _ => return None,
         }
-        _ => return None,
     }
     j = run_end(hay, j, 8, |b| b == b' ' || b == b'\t');
     Some(skip_quote(j))
@@ -289,6 +312,9 @@ pub fn scan(hay: &[u8], hit: usize, anchor: &str) -> Found {
     let class = |b: u8| b.is_ascii_alphanumeric() || b"_.~+/=-".contains(&b);
     let end = run_end(hay, start, 256, class);
     let v = &hay[start..end];
+    if digits(hay, s, e, v) && terminated(hay, end, quote) {
+        return Some((kind, start, end));
+    }
     if (16..=256).contains(&v.len())
         && terminated(hay, end, quote)
         && has_digit(v)
@@ -305,14 +331,29 @@ pub fn scan(hay: &[u8], hit: usize, anchor: &str) -> Found {
     None
 }
 
+/// A value of digits alone is a secret only when long and named for a provider's token or
+/// secret (`DISCORD_TOKEN = "<18 digits>"`, `discordSecret: "<32 digits>"`): 17 or more digits
+/// with 2.8 bits of entropy (a date, a count or a run of one digit has less).
+fn digits(hay: &[u8], s: usize, e: usize, v: &[u8]) -> bool {
+    let parts = name_parts(&hay[s..e]);
+    let named = parts.iter().any(|p| NAMED.iter().any(|(w, _, _)| p == w));
+    let last = parts.last().map(String::as_str);
+    named
+        && matches!(last, Some("token" | "secret"))
+        && (17..=64).contains(&v.len())
+        && v.iter().all(u8::is_ascii_digit)
+        && entropy(v) >= 2.8
+        && !is_placeholder(v)
+}
+
 /// 32 or more hex digits: a random value's entropy is at most 4 bits a character.
 fn hex(v: &[u8]) -> bool {
     v.len() >= 32 && v.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// A password with symbols (`Xq7!vR2#mK9$wL4p`): 8 to 128 printable characters, three of upper
-/// case, lower case, digits and symbols, 3 bits of entropy; unquoted, no brackets (a call or an
-/// index is code, not a value).
+/// case, lower case, digits and symbols, 3 bits of entropy (or, quoted, 10 or more with letters,
+/// digits and 3.2 bits); unquoted, no brackets (a call or an index is code, not a value).
 fn symbols(hay: &[u8], start: usize, quote: Option<u8>) -> Option<usize> {
     let class = |b: u8| {
         b.is_ascii_graphic()
@@ -331,7 +372,9 @@ fn symbols(hay: &[u8], start: usize, quote: Option<u8>) -> Option<usize> {
         has_digit(v),
         v.iter().any(|b| !b.is_ascii_alphanumeric()),
     ];
-    let ok = classes.iter().filter(|&&c| c).count() >= 3
+    // Quoted, 10 or more letters and digits with 3.2 bits: `password = 'abuser123456'`.
+    let quoted_plain = quote.is_some() && v.len() >= 10 && has_digit(v) && entropy(v) >= 3.2;
+    let ok = (classes.iter().filter(|&&c| c).count() >= 3 || quoted_plain)
         && has_alpha(v)
         && entropy(v) >= 3.0
         && !super::context::is_password_placeholder(v)

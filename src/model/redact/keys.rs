@@ -40,6 +40,7 @@ fn body(hay: &[u8], mut k: usize) -> Body {
     };
     let newline = |k: usize| match hay.get(k) {
         Some(b'\n') => 1,
+        Some(b'"') => joint(hay, k),
         _ => escaped(hay, k, b"n"),
     };
     let blank = |k: usize| match hay.get(k) {
@@ -86,6 +87,32 @@ fn body(hay: &[u8], mut k: usize) -> Body {
     b
 }
 
+/// A line break in a key written as string literals joined in code: `" +` or `"`, a line break,
+/// spaces, then `"` or `+ "` (Java, JavaScript, Python); the joint's length, or 0.
+fn joint(hay: &[u8], k: usize) -> usize {
+    let blank = |b: u8| b == b' ' || b == b'\t' || b == b'\r';
+    let mut j = run_end(hay, k + 1, 8, blank);
+    if hay.get(j) == Some(&b'+') {
+        j = run_end(hay, j + 1, 8, blank);
+    }
+    match hay.get(j) {
+        Some(b'\n') => j += 1,
+        _ => match escaped(hay, j, b"n") {
+            0 => return 0,
+            n => j += n,
+        },
+    }
+    j = run_end(hay, j, 64, blank);
+    if hay.get(j) == Some(&b'+') {
+        j = run_end(hay, j + 1, 8, blank);
+    }
+    if hay.get(j) == Some(&b'"') {
+        j + 1 - k
+    } else {
+        0
+    }
+}
+
 /// Whether a body's first characters decode to a key's structure: OpenSSH's `openssh-key-v1`
 /// magic, or a DER SEQUENCE with a long-form length (PKCS#1, PKCS#8, SEC1).
 fn structured(head: &[u8]) -> bool {
@@ -97,8 +124,9 @@ fn structured(head: &[u8]) -> bool {
 }
 
 /// `-----BEGIN ... PRIVATE KEY-----` and a body: at least 64 base64 characters with 4 bits of
-/// entropy, or at least 40 that decode to a key's fixed structure (an OpenSSH key's first line
-/// is low in entropy), to its `-----END ...-----` line (or the end of the body).
+/// entropy, 32 to 63 with 4.5 (a short encrypted key), or at least 40 that decode to a key's
+/// fixed structure (an OpenSSH key's first line is low in entropy), to its `-----END ...-----`
+/// line (or the end of the body).
 pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
     if !hay.get(i..)?.starts_with(b"-----BEGIN") {
         return None;
@@ -118,7 +146,8 @@ pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
         return None;
     }
     let b = body(hay, label_end + 5);
-    let random = b.count >= 64 && entropy(&b.head) >= 4.0;
+    let e = entropy(&b.head);
+    let random = b.count >= 64 && e >= 4.0 || b.count >= 32 && e >= 4.5;
     if !(random || b.count >= 40 && structured(&b.head)) {
         return None;
     }
@@ -128,7 +157,8 @@ pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
 /// A PEM private key wrapped in base64 (`LS0tLS1CRUdJTi` is `-----BEGIN` encoded): the run of
 /// base64, on one line or wrapped over several, decodes to a block [`pem`] accepts.
 pub fn pem_base64(hay: &[u8], i: usize, _anchor: &str) -> Found {
-    if i > 0 && is_b64(hay[i - 1]) {
+    // `=` ends base64, so `KEY=LS0t...` starts a run; a letter, digit, `+` or `/` continues one.
+    if i > 0 && hay[i - 1] != b'=' && is_b64(hay[i - 1]) {
         return None;
     }
     let mut text: Vec<u8> = Vec::new();

@@ -11,12 +11,15 @@
 //! input, valid UTF-8 or not, is scanned in linear time.
 
 mod context;
+mod curl;
+mod detectors;
 mod finder;
 mod generic;
 mod keys;
 mod scan;
 mod shape;
 mod table;
+mod vendors;
 mod verify;
 
 use std::borrow::Cow;
@@ -51,7 +54,7 @@ pub struct Kind {
 /// kinds a secret-named assignment takes from the provider in its name.
 pub fn kinds() -> Vec<Kind> {
     let mut out: Vec<Kind> = Vec::new();
-    let rows = table::TABLE.iter().map(|d| Kind {
+    let rows = detectors::TABLE.iter().map(|d| Kind {
         id: d.id,
         family: d.family,
         what: d.what,

@@ -2,13 +2,17 @@
 //! bytes around it and return a span that starts at or after the anchor (which lets [`scan`]
 //! stop early for the first match).
 
+use super::detectors::TABLE;
 use super::finder::Finder;
 use super::shape::boundary_before;
-use super::table::{Detector, Shape, TABLE};
+use super::table::{Detector, Shape};
 use super::verify::{fnv1a, passes};
 use crate::core::Span;
 use regex::bytes::Regex;
 use std::sync::{LazyLock, OnceLock};
+
+/// How far before its anchor a token may start (a row's `back`; a test holds the table to it).
+pub const MAX_BACK: usize = 80;
 
 /// One secret-looking span of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,6 +21,9 @@ pub struct Match {
     pub kind: &'static str,
     /// Byte offsets in the input; always on ASCII bytes, so on character boundaries.
     pub span: Span,
+    /// The token's structure checks out (a CRC32 tail, a PyPI macaroon): the `verified-shape`
+    /// evidence of JSON and SARIF. A match without it is still a match.
+    pub verified: bool,
 }
 
 /// The finder's patterns: every spelling of every anchor, each once, with the rows to try
@@ -131,8 +138,8 @@ pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
     let mut best: Option<(Match, usize)> = None;
     for (pattern, start) in FINDER.find_iter(hay) {
         // Hits come in order; a match starts at or after its hit (or, for a row with `back`, at
-        // at most 32 bytes before), so no later hit can come before the best match so far.
-        if best.is_some_and(|(b, _)| start > b.span.start + 32) {
+        // at most `MAX_BACK` bytes before), so no later hit can come before the best match so far.
+        if best.is_some_and(|(b, _)| start > b.span.start + MAX_BACK) {
             break;
         }
         for &row in &ANCHORS.rows[pattern] {
@@ -173,7 +180,7 @@ fn named_kind(value: &[u8]) -> Option<&'static str> {
         }
         let m = pattern(row)?.find(value)?;
         let whole = m.end() == value.len() || !stop.holds(value[m.end()]);
-        (whole && m.end() == value.len() && passes(verify, value)).then_some(d.id)
+        (whole && m.end() == value.len() && passes(verify, value).is_some()).then_some(d.id)
     })
 }
 
@@ -183,8 +190,11 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
     let anchor = FORMS[row]
         .iter()
         .find(|f| hay[i..].starts_with(f.as_bytes()))?;
-    let (kind, start, end) = match d.shape {
-        Shape::Scan(f) => f(hay, i, anchor)?,
+    let (kind, start, end, verified) = match d.shape {
+        Shape::Scan(f) => {
+            let (kind, start, end) = f(hay, i, anchor)?;
+            (kind, start, end, false)
+        }
         Shape::Token {
             back, stop, verify, ..
         } => {
@@ -199,10 +209,7 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
                 return None;
             }
             let body = &hay[(start + back + anchor.len()).min(end)..end];
-            if !passes(verify, body) {
-                return None;
-            }
-            (d.id, start, end)
+            (d.id, start, end, passes(verify, body)?)
         }
     };
     let value = &hay[start..end];
@@ -217,6 +224,7 @@ fn detect(row: usize, hay: &[u8], i: usize) -> Option<Match> {
     Some(Match {
         kind,
         span: Span::new(start, end),
+        verified,
     })
 }
 
@@ -234,6 +242,11 @@ mod tests {
         assert!(Finder::new(&ANCHORS.patterns).is_ok());
         let short: Vec<&String> = ANCHORS.patterns.iter().filter(|p| p.len() < 3).collect();
         assert!(short.is_empty(), "{short:?}");
+        for d in TABLE.iter() {
+            if let Shape::Token { back, .. } = d.shape {
+                assert!(back <= MAX_BACK, "{}", d.id);
+            }
+        }
         // control: every row with anchors can be reached through one of them
         for (row, d) in TABLE.iter().enumerate() {
             let reached = ANCHORS.rows.iter().any(|r| r.contains(&row));

@@ -8,6 +8,7 @@
 //! assignment). docs/redaction.md describes every row.
 
 use super::context;
+use super::curl;
 use super::generic;
 use super::keys;
 
@@ -28,6 +29,9 @@ pub enum Verify {
     Cased,
     /// OpenAI's `T3BlbkFJ` marker, or [`Verify::Mixed`].
     OpenAi,
+    /// A vendor's exact shape and length (a fixed suffix, a fixed encoded prefix): any value
+    /// but a written placeholder (`xxxx`, `YOUR_...`, `EXAMPLE`).
+    Exact,
 }
 
 /// The byte class that may not follow a token (so a longer run is not cut into a token).
@@ -142,6 +146,11 @@ const SLACK: &[&str] = &["xox"];
 /// `Q~`) or too rare to spend one of the finder's patterns on. They name the kind of a
 /// secret-named assignment whose value has their shape (`TWILIO_API_KEY=SK...`).
 const NAMED_ONLY: &[&str] = &[];
+/// Azure AD client secrets: the digit before `Q~` and `Q~` (the three characters before are
+/// read back from the anchor).
+const AZURE_Q: &[&str] = &[
+    "0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~",
+];
 
 /// Google's published sample API keys (documentation and client samples).
 const GOOGLE_SAMPLES: &[u64] = &[
@@ -169,11 +178,10 @@ const STRIPE_SAMPLES: &[u64] = &[0xddd19c486d095d84];
 use Stop::*;
 use Verify::*;
 
-/// Every row, most specific first: when two matches start at the same byte, the earlier row
-/// wins (`GITHUB_TOKEN="ghp_..."` is a `github-pat`, `sk-or-v1-...` an OpenRouter key).
 /// Written one row to a few lines, as a table reads (rustfmt would spread each over ten).
+/// The token rows of the families that have scanners (`detectors.rs` puts them first).
 #[rustfmt::skip]
-pub static TABLE: &[Detector] = &[
+pub static TOKENS: &[Detector] = &[
     scanner("private-key", "private keys", &["-----BEGIN"], false, keys::pem,
         "-----BEGIN ... PRIVATE KEY----- with a key's body (or an OpenSSH key's header line), to its END line"),
     scanner("private-key", "private keys", &["LS0tLS1CRUdJTi"], false, keys::pem_base64,
@@ -181,6 +189,9 @@ pub static TABLE: &[Detector] = &[
     token("aws-access-token", "AWS", &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
         r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}", Word, Entropy(3.0),
         "AWS access key ids: AKIA/ASIA/ABIA/ACCA + 16 base32"),
+    token("aws-amazon-bedrock-api-key-long-lived", "AWS", &["ABSKQmVkcm9ja0FQSUtleS"],
+        r"ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{80,400}={0,2}", Base64, Entropy(4.0),
+        "Amazon Bedrock long-lived API keys: ABSK + base64 of BedrockAPIKey- and more"),
     token("aws-amazon-bedrock-api-key-long-lived", "AWS", NAMED_ONLY,
         r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", Base64, Entropy(4.0),
         "Amazon Bedrock long-lived API keys: ABSK + base64 (assigned to a secret-named key)"),
@@ -193,9 +204,15 @@ pub static TABLE: &[Detector] = &[
     token("gcp-oauth-client-secret", "GCP/Google", &["GOCSPX-"],
         r"GOCSPX-[A-Za-z0-9_-]{28}", Url64, Entropy(3.0),
         "Google OAuth client secrets: GOCSPX- + 28"),
-    token("azure-ad-client-secret", "Azure", NAMED_ONLY, r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        Azure, Entropy(3.5),
-        "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more (assigned to a secret-named key)"),
+    Detector { shape: Shape::Token { pattern: r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", back: 3,
+        stop: Azure, verify: Entropy(3.5) }, ..token("azure-ad-client-secret", "Azure", AZURE_Q, "", Azure,
+        Entropy(3.5), "Azure AD (Entra) client secrets: 3 characters, a digit, Q~, 31 to 34 more") },
+    Detector { shape: Shape::Token { pattern: r"[A-Za-z0-9]{52}JQQJ[A-Za-z0-9]{20}AZDO[A-Za-z0-9]{4}", back: 76,
+        stop: Word, verify: Exact }, ..token("azure-devops-pat", "Azure", &["AZDO"], "", Word, Exact,
+        "Azure DevOps personal access tokens: 84 characters with JQQJ at 53 and AZDO at 77") },
+    token("microsoft-teams-webhook", "Azure", &["office.com/webhook"],
+        r"office\.com/webhook(?:b2)?/[0-9a-z-]{36}@[0-9a-z-]{36}/IncomingWebhook/[0-9a-z]{32}/[0-9a-z-]{36}",
+        Url64, Entropy(3.0), "Microsoft Teams incoming webhooks: office.com/webhook(b2)/<ids>/IncomingWebhook/<32>/<id>"),
     token("github-pat", "GitHub", &["ghp_"], r"ghp_[A-Za-z0-9]{36}", Word, GitHubCrc,
         "ghp_ + 36 whose last 6 are the CRC32 of the 30 before"),
     token("github-oauth", "GitHub", &["gho_"], r"gho_[A-Za-z0-9]{36}", Word, GitHubCrc,
@@ -222,7 +239,7 @@ pub static TABLE: &[Detector] = &[
         r"glffct-[A-Za-z0-9_-]{20,64}", Url64, Entropy(3.0), "glffct- + 20"),
     token("gitlab-incoming-mail-token", "GitLab", NAMED_ONLY, r"glimt-[A-Za-z0-9_-]{25,64}",
         Url64, Entropy(3.0), "glimt- + 25"),
-    token("gitlab-kubernetes-agent-token", "GitLab", NAMED_ONLY,
+    token("gitlab-kubernetes-agent-token", "GitLab", &["glagent-"],
         r"glagent-[A-Za-z0-9_-]{50,100}", Url64, Entropy(3.0), "glagent- + 50"),
     token("gitlab-oauth-app-secret", "GitLab", &["gloas-"], r"gloas-[A-Za-z0-9_-]{64}", Url64,
         Entropy(3.0), "gloas- + 64"),
@@ -240,27 +257,34 @@ pub static TABLE: &[Detector] = &[
     token("slack-app-token", "Slack", &["xapp-"], r"(?i:xapp)-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
         Word, Entropy(3.0), "xapp-1-... app-level tokens"),
     token("slack-config-access-token", "Slack", SLACK,
-        r"(?i:xoxe\.xox[bp]-[0-9]-[A-Z0-9]{163,166})", Word, Entropy(3.0),
+        r"(?i:xoxe\.xox[bp]-[0-9]-[A-Z0-9]{155,170})", Word, Entropy(3.0),
         "xoxe.xoxb-/xoxe.xoxp- configuration tokens"),
-    token("slack-config-refresh-token", "Slack", SLACK, r"(?i:xoxe-[0-9]-[A-Z0-9]{146})",
+    token("slack-config-refresh-token", "Slack", SLACK, r"(?i:xoxe-[0-9]-[A-Z0-9]{140,150})",
         Word, Entropy(3.0), "xoxe-1-... configuration refresh tokens"),
     token("slack-legacy-bot-token", "Slack", SLACK, r"xoxb-[0-9]{8,14}-[A-Za-z0-9]{18,26}",
         Word, Entropy(3.0), "legacy bot tokens"),
     token("slack-legacy-workspace-token", "Slack", SLACK,
-        r"xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}", Word, Entropy(3.0), "legacy workspace tokens"),
+        r"xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}(?:-[0-9A-Za-z]{8,48}){0,4}", Word, Entropy(3.0),
+        "legacy workspace tokens"),
     token("slack-legacy-token", "Slack", SLACK,
         r"xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]+", Word, Entropy(3.0), "legacy tokens"),
+    token("slack-bot-token", "Slack", SLACK,
+        r"xoxb-(?:[0-9]{1,3}-)?[0-9A-Za-z]{6,15}-[0-9A-Za-z]{6,15}-[0-9A-Za-z-]{6,66}", Url64, Mixed,
+        "other xoxb- shapes: three groups of letters and digits"),
+    token("slack-user-token", "Slack", SLACK,
+        r"xox[pe]-(?:[0-9]{1,3}-)?[0-9A-Za-z]{6,15}-[0-9A-Za-z]{6,15}-[0-9A-Za-z-]{6,66}", Url64, Mixed,
+        "other xoxp-/xoxe- shapes"),
     scanner("slack-webhook-url", "Slack", &["hooks.slack.com/"], false, context::slack_webhook,
         "hooks.slack.com/services/... (the URL is the credential)"),
     Detector { samples: STRIPE_SAMPLES, ..token("stripe-access-token", "Stripe", &["sk_", "rk_"],
-        r"[sr]k_(?:live|test|prod)_[A-Za-z0-9]{16,247}", Word, Entropy(3.0),
-        "sk_/rk_ + live/test/prod + 16 or more (Stripe's documented test key is allowed)") },
+        r"[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,247}", Word, Entropy(3.0),
+        "sk_/rk_ + live/test/prod + 10 or more (Stripe's documented test key is allowed)") },
     token("stripe-webhook-secret", "Stripe", &["whsec_"], r"whsec_[A-Za-z0-9+/=]{32,64}", Base64,
         Entropy(3.5), "webhook signing secrets: whsec_ + 32"),
     token("twilio-api-key", "Twilio", NAMED_ONLY, r"SK[0-9a-fA-F]{32}", Word, Entropy(3.0),
         "Twilio API key sids: SK + 32 hex (assigned to a secret-named key)"),
-    token("sendgrid-api-token", "SendGrid", &["SG."], r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
-        Url64, Entropy(3.0), "SG.<22>.<43>"),
+    token("sendgrid-api-token", "SendGrid", &["SG."], r"SG\.(?:[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}|[A-Za-z0-9=_.-]{66})",
+        Url64, Entropy(3.0), "SG.<22>.<43> (or 66 of A-Z a-z 0-9 = _ . -)"),
     token("npm-access-token", "npm", &["npm_"], r"npm_[A-Za-z0-9]{36}", Word, NpmCrc,
         "npm_ + 36 whose last 6 are the CRC32 of the 30 before"),
     token("pypi-upload-token", "PyPI", &["pypi-"], r"pypi-[A-Za-z0-9_-]{50,1000}", Url64,
@@ -273,6 +297,10 @@ pub static TABLE: &[Detector] = &[
         "hf_ + 34 letters of both cases"),
     token("huggingface-organization-api-token", "Hugging Face", &["api_org_"],
         r"api_org_[A-Za-z]{34}", Word, Cased, "api_org_ + 34 letters"),
+    token("anthropic-admin-api-key", "Anthropic", &["sk-"], r"sk-ant-admin01-[A-Za-z0-9_-]{93}AA",
+        Url64, Exact, "sk-ant-admin01- + 93 + AA, the exact shape"),
+    token("anthropic-api-key", "Anthropic", &["sk-"], r"sk-ant-api03-[A-Za-z0-9_-]{93}AA",
+        Url64, Exact, "sk-ant-api03- + 93 + AA, the exact shape"),
     token("anthropic-admin-api-key", "Anthropic", &["sk-"],
         r"sk-ant-admin[0-9]{2}-[A-Za-z0-9_-]{32,200}", Url64, Mixed, "sk-ant-admin01-..."),
     token("anthropic-api-key", "Anthropic", &["sk-"], r"sk-ant-(?:api[0-9]{2}-)?[A-Za-z0-9_-]{32,200}",
@@ -298,10 +326,15 @@ pub static TABLE: &[Detector] = &[
     Detector { shape: Shape::Token { pattern: r"secret_[A-Za-z0-9]{43}", back: 1, stop: Word, verify: Mixed },
         ..token("notion-api-token", "Notion", &["ecret"], "", Word, Mixed,
         "secret_ + 43 (integration tokens before ntn_)") },
-    token("linear-api-key", "Linear", &["lin_"], r"lin_api_[A-Za-z0-9]{40}", Word, Mixed,
+    token("linear-api-key", "Linear", &["lin_"], r"lin_api_[A-Za-z0-9]{40}", Word, Entropy(3.0),
         "lin_api_ + 40"),
     token("linear-oauth-token", "Linear", &["lin_"], r"lin_oauth_[0-9a-f]{64}", Word,
         Entropy(3.0), "lin_oauth_ + 64 hex"),
+];
+
+/// The scanners that read context (last: a secret-named assignment is the least specific).
+#[rustfmt::skip]
+pub static CONTEXT: &[Detector] = &[
     scanner("discord-webhook-url", "Discord", &["/api/webhooks/"], false, context::discord_webhook,
         "discord.com/api/webhooks/<id>/<68> (the URL is the credential)"),
     scanner("telegram-bot-api-token", "Telegram", &[":AA"], false, context::telegram,
@@ -311,6 +344,10 @@ pub static TABLE: &[Detector] = &[
     scanner("authorization-header", "Authorization headers", &["uthorization", "UTHORIZATION"],
         false, context::authorization,
         "Bearer/Token/Bot/Api-Token credentials, Basic base64(user:password)"),
+    scanner("netrc-credentials", "credentials in URLs", &["machine"], false, curl::netrc,
+        ".netrc entries: machine <host> login <user> password <password> (the password is the match)"),
+    scanner("curl-auth-user", "Authorization headers", &["curl"], false, curl::scan,
+        "curl -u/--user user:password, and curl -H with a credential header (Api-Token:, X-Api-Key:)"),
     scanner("url-credentials", "credentials in URLs", &["://"], false, context::url_credentials,
         "scheme://user:password@host (any scheme: https, ftp, amqp, redis, postgres, ...)"),
     scanner("generic-api-key", "secret-named assignments", generic::ANCHORS, false, generic::scan,

@@ -22,11 +22,9 @@ fn every_positive_is_found_with_its_kind_and_span() {
         assert!(ids.contains(&kind), "{kind} is not listed by kinds()");
         let r = redact(&p.text);
         let at = p.text.find(&p.secret).expect("the secret is in its text");
-        let want = vec![Match {
-            kind,
-            span: Span::new(at, at + p.secret.len()),
-        }];
-        if r.matches != want {
+        let want = vec![(kind, Span::new(at, at + p.secret.len()))];
+        let got: Vec<(&str, Span)> = r.matches.iter().map(|m| (m.kind, m.span)).collect();
+        if got != want {
             wrong.push(format!("{kind} in {:?}: {:?}", p.text, r.matches));
             continue;
         }
@@ -35,6 +33,25 @@ fn every_positive_is_found_with_its_kind_and_span() {
         assert_eq!(first_match(&p.text), r.matches.first().copied());
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A checksum raises confidence and never gates: a token of exact prefix and shape whose CRC32
+/// tail does not hold is found, without the `verified` evidence.
+#[test]
+fn checksums_are_evidence_not_a_gate() {
+    let r = &mut Rng(5);
+    for prefix in ["ghp_", "gho_", "npm_"] {
+        let good = format!("{prefix}{}", corpus::crc_body(r, false));
+        let bad = format!("{prefix}{}", corpus::crc_body(r, true));
+        let m = first_match(&good).expect("a token with its checksum");
+        assert!(m.verified, "{good}");
+        let m = first_match(&bad).expect("a token whose checksum fails");
+        assert!(!m.verified, "{bad}");
+        assert_eq!(m.span, Span::new(0, bad.len()));
+    }
+    // control: a JWT is found by its header, with no checksum to verify
+    let t = jwt(r, r#"{"alg":"HS256","typ":"JWT"}"#);
+    assert!(!first_match(&t).expect("a JWT").verified);
 }
 
 #[test]
@@ -238,4 +255,64 @@ fn secrets_inside_json_transcripts_are_found_and_the_line_stays_json() {
             .unwrap()
             .contains("PRIVATE KEY")
     );
+}
+
+const TABLE_START: &str = "<!-- kinds: generated from the detector rows; `UPDATE_DOCS=1 cargo test --lib model::redact::tests::the_kinds_table_is_current` rewrites it -->";
+const TABLE_END: &str = "<!-- end of the generated kinds table -->";
+
+/// docs/redaction.md's table of every kind, one row per kind as [`kinds`] lists them.
+fn kinds_markdown() -> String {
+    let mut out =
+        format!("{TABLE_START}\n| kind | family | what it matches |\n| --- | --- | --- |\n");
+    for k in kinds() {
+        let what = k.what.replace('|', "\\|");
+        out.push_str(&format!("| `{}` | {} | {what} |\n", k.id, k.family));
+    }
+    out.push_str(TABLE_END);
+    out
+}
+
+/// The generated block of `doc` replaced by `table` (None: the markers are missing).
+fn with_table(doc: &str, table: &str) -> Option<String> {
+    let start = doc.find(TABLE_START)?;
+    let end = doc[start..].find(TABLE_END)? + start + TABLE_END.len();
+    Some(format!("{}{table}{}", &doc[..start], &doc[end..]))
+}
+
+#[test]
+fn the_kinds_table_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/redaction.md");
+    let doc = std::fs::read_to_string(path).expect("docs/redaction.md");
+    let table = kinds_markdown();
+    let want = with_table(&doc, &table).expect("docs/redaction.md holds the table's markers");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &want).expect("docs/redaction.md is writable");
+    }
+    assert!(
+        doc == want,
+        "docs/redaction.md's kinds table is stale: run `UPDATE_DOCS=1 cargo test --lib model::redact::tests::the_kinds_table_is_current`"
+    );
+    // control: every kind is a row, and a table missing one is noticed
+    assert_eq!(table.lines().count(), kinds().len() + 4);
+    let edited = table.replacen("| `github-pat` |", "| `github-pet` |", 1);
+    assert_ne!(with_table(&doc, &edited), Some(doc.clone()));
+}
+
+/// The random-looking strings of a coding session that are not secrets: no finding at all.
+#[test]
+fn realistic_negatives_have_no_finding() {
+    let negatives = corpus::realistic::negatives();
+    let flagged: Vec<String> = negatives
+        .iter()
+        .filter_map(|t| first_match(t).map(|m| format!("{}: {t}", m.kind)))
+        .collect();
+    assert!(flagged.is_empty(), "{}", flagged.join("\n"));
+    assert!(negatives.len() >= 30, "{}", negatives.len());
+    // control: the same lines with a key appended are caught, each
+    let r = &mut Rng(9);
+    let key = format!("ghp_{}", corpus::crc_body(r, false));
+    for t in &negatives {
+        let m = first_match(&format!("{t} {key}")).map(|m| m.kind);
+        assert_eq!(m, Some("github-pat"), "{t}");
+    }
 }

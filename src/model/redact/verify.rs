@@ -1,11 +1,26 @@
 //! Verification of a token's structure: the CRC32 tails of GitHub's and npm's tokens, the
 //! macaroon inside a PyPI token, and the entropy and character-class tests of the others.
 
-use super::shape::{base64_decode, entropy, has_digit, is_placeholder};
+use super::shape::{base64_decode, entropy, has_digit, is_placeholder, is_written_placeholder};
 use super::table::Verify;
 
-/// Whether `body` (the token after its fixed prefix) passes `verify`.
-pub fn passes(verify: Verify, body: &[u8]) -> bool {
+/// Whether `body` (the token after its fixed prefix) passes `verify`: `None` when it does not,
+/// `Some(true)` when its structure checks out (a checksum, a macaroon), `Some(false)` when only
+/// its shape and entropy do. A checksum raises confidence; it never decides alone: a made-up
+/// `ghp_` token of the right shape is still what hippo would redact.
+pub fn passes(verify: Verify, body: &[u8]) -> Option<bool> {
+    match verify {
+        Verify::GitHubCrc | Verify::NpmCrc if crc_tail(body) => Some(true),
+        Verify::GitHubCrc | Verify::NpmCrc => {
+            (entropy(body) >= 3.0 && !is_placeholder(body)).then_some(false)
+        }
+        Verify::PyPiMacaroon => pypi_macaroon(body).then_some(true),
+        _ => shape_passes(verify, body).then_some(false),
+    }
+}
+
+/// The checks on shape and entropy alone.
+fn shape_passes(verify: Verify, body: &[u8]) -> bool {
     match verify {
         Verify::Entropy(min) => entropy(body) >= min && !is_placeholder(body),
         Verify::Mixed => mixed(body),
@@ -15,8 +30,8 @@ pub fn passes(verify: Verify, body: &[u8]) -> bool {
                 && entropy(body) >= 3.5
                 && !is_placeholder(body)
         }
-        Verify::GitHubCrc | Verify::NpmCrc => crc_tail(body),
-        Verify::PyPiMacaroon => pypi_macaroon(body),
+        Verify::GitHubCrc | Verify::NpmCrc | Verify::PyPiMacaroon => false,
+        Verify::Exact => !is_written_placeholder(body),
         Verify::OpenAi => {
             (super::shape::contains(body, b"T3BlbkFJ") && !is_placeholder(body)) || mixed(body)
         }

@@ -48,13 +48,6 @@ fn hidden_characters_cannot_split_a_phrase() {
     assert_eq!(f.span.start, 7);
     // Control: a visible character between the letters is a different word.
     assert!(scan("ig-nore all previous instructions".as_bytes()).is_empty());
-    assert_eq!(strip_hidden(b"plain ascii"), None);
-    assert_eq!(strip_hidden("caf\u{e9}".as_bytes()), None);
-    let (t, m) = strip_hidden(b"a\xc2\xadb\xff").unwrap();
-    assert_eq!(
-        (t.as_slice(), m.as_slice()),
-        (&b"ab\xff"[..], &[0, 3, 4][..])
-    );
 }
 
 #[test]

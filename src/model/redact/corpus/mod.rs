@@ -7,6 +7,8 @@ mod context;
 mod models;
 mod near;
 mod near_misc;
+pub mod realistic;
+mod rows;
 mod tokens;
 
 use super::verify::{BASE62, base62_6};
@@ -50,12 +52,19 @@ pub fn all() -> Vec<Case> {
     let mut v = positives();
     v.extend(near::near_misses());
     v.extend(near_misc::near_misses());
+    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_none()));
+    v.extend(
+        realistic::negatives()
+            .into_iter()
+            .map(|t| near("other text", t)),
+    );
     v
 }
 
 pub fn positives() -> Vec<Case> {
     let mut v = context::positives();
     v.extend(tokens::positives());
+    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_some()));
     v
 }
 

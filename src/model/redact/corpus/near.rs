@@ -52,8 +52,9 @@ fn tokens(r: &mut Rng, v: &mut Vec<Case>) {
         ),
     ));
     let f = "GitHub";
-    v.push(near(f, format!("ghp_{}", crc_body(r, true))));
-    v.push(near(f, format!("gho_{}", crc_body(r, true))));
+    // one character short: not a token, whatever its checksum
+    v.push(near(f, format!("ghp_{}", &crc_body(r, false)[1..])));
+    v.push(near(f, format!("gho_{}Q", crc_body(r, false))));
     v.push(near(f, format!("ghp_{}", r.mixed(&alnum(), 35))));
     v.push(near(f, "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
     tokens_2(r, v);
@@ -95,7 +96,7 @@ fn tokens_2(r: &mut Rng, v: &mut Vec<Case>) {
     let f = "npm";
     v.push(near(
         f,
-        format!("the token npm_{} expired", crc_body(r, true)),
+        format!("the token npm_{}_x expired", crc_body(r, false)),
     ));
     v.push(near(f, format!("npm_{}", r.mixed(&alnum(), 35))));
     v.push(near(f, "npm_config_cache=/tmp/.npm"));

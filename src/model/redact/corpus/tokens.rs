@@ -93,6 +93,21 @@ fn cloud_2(r: &mut Rng, v: &mut Vec<Case>) {
     ));
 }
 
+/// Checksums that do not hold: still tokens of the exact shape (the evidence differs).
+fn unverified(r: &mut Rng, v: &mut Vec<Case>) {
+    let key = format!("ghp_{}", crc_body(r, true));
+    v.push(pos(
+        "GitHub",
+        "github-pat",
+        "made up for a test: ",
+        key,
+        "\n",
+    ));
+    let key = format!("npm_{}", crc_body(r, true).to_lowercase());
+    let npmrc = "//registry.npmjs.org/:_authToken=";
+    v.push(pos("npm", "npm-access-token", npmrc, key, "\n"));
+}
+
 fn hosting(r: &mut Rng, v: &mut Vec<Case>) {
     for (prefix, kind) in [
         ("ghp_", "github-pat"),
@@ -112,6 +127,7 @@ fn hosting(r: &mut Rng, v: &mut Vec<Case>) {
     }
     let key = format!("ghp_{}", crc_body(r, false));
     v.push(pos("GitHub", "github-pat", "GITHUB_TOKEN=\"", key, "\""));
+    unverified(r, v);
     for _ in 0..2 {
         let key = format!(
             "github_pat_{}_{}",

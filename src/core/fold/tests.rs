@@ -1,0 +1,124 @@
+//! The fold table against the Unicode data it is generated from, and folding of each spelling.
+
+use super::*;
+use crate::core::{is_space_separator, is_unusual_space};
+use unicode_normalization::UnicodeNormalization;
+
+/// A non-ASCII character's folded form from the Unicode data, when folding changes it and the
+/// result is all ASCII (the table's rule; hidden characters are removed by the code, not listed).
+fn fold_from_data(c: char) -> Option<String> {
+    if c.is_ascii() || is_hidden(c) {
+        return None;
+    }
+    if is_space_separator(c) || is_unusual_space(c) {
+        return Some(" ".to_string());
+    }
+    let mut out = String::new();
+    let mut buf = [0; 4];
+    for d in std::iter::once(c).nfkc() {
+        if d.is_ascii() {
+            out.push(d);
+            continue;
+        }
+        // The confusables' prototype of one character (UTS #39's skeleton of it alone).
+        let proto: String = unicode_security::skeleton(d.encode_utf8(&mut buf)).collect();
+        if proto.is_empty() || !proto.is_ascii() {
+            return None;
+        }
+        out.push_str(&proto);
+    }
+    let printable = out.bytes().all(|b| (0x20..0x7F).contains(&b));
+    (printable && !out.is_empty()).then_some(out)
+}
+
+fn generate() -> String {
+    let mut out = String::from(
+        "# The fold table of src/core/fold.rs: each non-ASCII character that folds to ASCII text,\n\
+         # as `XXXX \"text\"`. Generated from the Unicode data of the unicode-normalization and\n\
+         # unicode-security crates; do not edit: UPDATE_FOLD_TABLE=1 cargo test --lib core::fold\n",
+    );
+    for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+        if let Some(f) = fold_from_data(c) {
+            out.push_str(&format!("{:04X} \"{f}\"\n", c as u32));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_table_is_generated_from_unicode_data() {
+    let want = generate();
+    if std::env::var_os("UPDATE_FOLD_TABLE").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/core/fold/table.txt");
+        std::fs::write(path, &want).unwrap();
+        return;
+    }
+    assert!(
+        TABLE == want,
+        "src/core/fold/table.txt is stale: UPDATE_FOLD_TABLE=1 cargo test --lib core::fold"
+    );
+    assert_eq!(
+        FOLDS.len(),
+        want.lines().filter(|l| !l.starts_with('#')).count()
+    );
+    assert!(FOLDS.windows(2).all(|w| w[0].0 < w[1].0), "sorted");
+}
+
+fn folded(text: &str) -> String {
+    match fold(text.as_bytes()) {
+        Some(f) => String::from_utf8(f.text).unwrap(),
+        None => text.to_string(),
+    }
+}
+
+#[test]
+fn each_spelling_folds_to_the_ascii_phrase() {
+    for (spelled, plain) in [
+        ("ignore\u{2800}all", "ignore all"),
+        ("ignore\u{A0}all", "ignore all"),
+        ("ignore\u{2003}all", "ignore all"),
+        ("\u{456}gnore", "ignore"), // Cyrillic і
+        ("\u{FF49}\u{FF47}\u{FF4E}\u{FF4F}\u{FF52}\u{FF45}", "ignore"), // fullwidth
+        (
+            "\u{1D422}\u{1D420}\u{1D427}\u{1D428}\u{1D42B}\u{1D41E}",
+            "ignore",
+        ), // mathematical bold
+        ("ig\u{AD}nore", "ignore"), // soft hyphen removed
+        ("ig\u{200B}nore", "ignore"), // zero-width space removed
+        ("\u{FB01}x", "fix"),       // ligature
+        ("\u{FF5C} sh", "| sh"),    // fullwidth vertical line
+        ("rm \u{2013}rf", "rm -rf"), // en dash
+        ("don\u{2019}t", "don't"),
+    ] {
+        assert_eq!(folded(spelled), plain, "{spelled:?}");
+    }
+}
+
+#[test]
+fn ascii_is_never_remapped_and_kept_text_is_not_copied() {
+    // The confusables map `|` to `l` and `0` to `O`: folding leaves ASCII alone.
+    assert_eq!(fold(b"| sh 0 1 rn"), None);
+    // Characters that do not fold to ASCII are kept, and a text of only those is not copied.
+    assert_eq!(fold("café — 日本語のテキスト、中文".as_bytes()), None);
+    assert_eq!(folded("é\u{2800}"), "é ");
+    // Control: a hidden ASCII control is removed.
+    assert_eq!(folded("a\u{7}b"), "ab");
+}
+
+#[test]
+fn a_folded_span_is_located_as_written() {
+    let text = "x \u{456}gn\u{AD}ore\u{2800}y \u{FB01}";
+    let f = fold(text.as_bytes()).unwrap();
+    let s = String::from_utf8(f.text.clone()).unwrap();
+    assert_eq!(s, "x ignore y fi");
+    // "ignore " in the folded text is "іgn\u{AD}ore\u{2800}" as written.
+    assert_eq!(f.written_span(2, 9), Span::new(2, 14));
+    assert_eq!(&text[2..14], "\u{456}gn\u{AD}ore\u{2800}");
+    // Half of a ligature is the whole ligature as written.
+    assert_eq!(f.written_span(12, 13), Span::new(16, 19));
+    // A byte that is not UTF-8 is kept, at its place.
+    let raw = b"\xff\xc2\xa0a";
+    let f = fold(raw).unwrap();
+    assert_eq!(f.text, b"\xff a");
+    assert_eq!(f.written_span(1, 3), Span::new(1, 4));
+}

@@ -1,0 +1,176 @@
+//! Packs the gate used to miss, and names it used to let through (docs/action.md, "Finds the
+//! packs"): a link from the searched root to a folder above a pack outside it, a pack inside
+//! another pack's dot-folder, a submodule that is not checked out, a folder name holding a bidi
+//! control. Each beside a control that shows the same workspace without the trick.
+
+mod common;
+
+use common::ci_run::{Ci, CiRun};
+use std::path::Path;
+
+fn decision_log() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log")
+}
+
+fn good_pack(at: &Path) {
+    common::copy_tree(&decision_log(), at);
+}
+
+/// A copy of the page's good pack with an unknown manifest key: an error whoever checks it.
+fn broken_pack(at: &Path) {
+    good_pack(at);
+    let m = at.join("pack.toml");
+    let text = std::fs::read_to_string(&m).unwrap() + "homepage = \"x\"\n";
+    std::fs::write(m, text).unwrap();
+}
+
+/// `ci` over `path` in `ws`, with `scope: all`, no upload and no case run.
+fn ci(ws: &Path, path: &str) -> CiRun {
+    let mut ci = Ci::new();
+    ci.set_all(&[("INPUT_SCOPE", "all"), ("INPUT_PATH", path)])
+        .args(&["--upload", "false", "--test", "false"]);
+    ci.run(ws)
+}
+
+fn failing(r: &CiRun, dir: &str) -> bool {
+    r.stdout
+        .lines()
+        .any(|l| l.starts_with("hippo-packs: failing: ") && l.contains(dir))
+}
+
+/// `packs/good`, and `vendor/evil/inner` (a broken pack) outside `packs/`, reached by the link
+/// `packs/more -> ../vendor/evil`: the link names a folder above the pack, not the pack.
+fn linked_above_a_pack() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    broken_pack(&w.join("vendor/evil/inner"));
+    std::os::unix::fs::symlink("../vendor/evil", w.join("packs/more")).unwrap();
+    ws
+}
+
+#[test]
+fn a_link_to_a_folder_above_a_pack_outside_the_root_is_an_error() {
+    let ws = linked_above_a_pack();
+    let r = ci(ws.path(), "packs");
+    assert_eq!(r.code, 1, "{r}");
+    let errors = r.errors();
+    assert!(
+        errors.iter().any(|e| e.contains(
+            "packs/more: a symbolic link to a folder outside the searched root that holds a pack.toml"
+        )),
+        "{r}"
+    );
+    // Control: the same link to a folder without a pack costs nothing.
+    std::fs::remove_dir_all(ws.path().join("vendor/evil/inner")).unwrap();
+    std::fs::create_dir_all(ws.path().join("vendor/evil/inner")).unwrap();
+    let r = ci(ws.path(), "packs");
+    assert_eq!(r.code, 0, "{r}");
+    assert!(!r.all_text().contains("packs/more"), "{r}");
+}
+
+#[test]
+fn a_link_inside_the_searched_root_is_fine_and_its_target_is_checked_where_it_is() {
+    let ws = linked_above_a_pack();
+    // Searching the whole workspace, vendor/evil/inner is found (and fails) where it stands;
+    // the link that also reaches it is not an error.
+    let r = ci(ws.path(), ".");
+    assert_eq!(r.code, 1, "{r}");
+    assert!(failing(&r, "vendor/evil/inner"), "{r}");
+    assert!(!r.all_text().contains("packs/more"), "{r}");
+    // docs/packs -> ../packs inside the root: still two packs, no error.
+    let ws = tempfile::tempdir().unwrap();
+    good_pack(&ws.path().join("packs/good"));
+    std::fs::create_dir_all(ws.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink("../packs", ws.path().join("docs/packs")).unwrap();
+    let r = ci(ws.path(), ".");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+}
+
+#[test]
+fn a_pack_inside_a_packs_dot_folder_is_found_and_checked() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    broken_pack(&w.join("packs/good/.evil/evil"));
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (1, Some("2")), "{r}");
+    assert!(failing(&r, "packs/good/.evil/evil"), "{r}");
+    assert!(
+        r.stdout.contains("skipped packs/good/.evil"),
+        "the outer pack still skips its dot-folder: {r}"
+    );
+    // Control: a pack.toml elsewhere inside a pack is that pack's unexpected file, not a pack.
+    std::fs::rename(
+        w.join("packs/good/.evil/evil"),
+        w.join("packs/good/templates/evil"),
+    )
+    .unwrap();
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (1, Some("1")), "{r}");
+    assert!(
+        r.stdout
+            .contains("unexpected file templates/evil/pack.toml"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_pack_folder_named_with_a_bidi_control_is_an_error() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/go\u{202E}od"));
+    let r = ci(w, ".");
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        r.errors()
+            .iter()
+            .any(|e| e.contains("packs/goU+202Eod: the folder's name holds U+202E")),
+        "{r}"
+    );
+    assert!(
+        !r.all_text().contains('\u{202E}'),
+        "the character itself is never printed: {r}"
+    );
+    // Control: names a pack's own rules would refuse are fine above a pack.
+    let ws = tempfile::tempdir().unwrap();
+    good_pack(&ws.path().join("_drafts/@team/good"));
+    let r = ci(ws.path(), ".");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+}
+
+/// A repository (`.git`) whose `.gitmodules` names `packs/sub`, beside `packs/good`.
+fn with_submodule() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    std::fs::create_dir_all(w.join(".git")).unwrap();
+    good_pack(&w.join("packs/good"));
+    std::fs::create_dir_all(w.join("packs/sub")).unwrap();
+    std::fs::write(
+        w.join(".gitmodules"),
+        "[submodule \"sub\"]\n\tpath = packs/sub\n\turl = https://example.com/sub.git\n",
+    )
+    .unwrap();
+    ws
+}
+
+#[test]
+fn an_empty_submodule_folder_is_an_error_naming_it() {
+    let ws = with_submodule();
+    let r = ci(ws.path(), "packs");
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        r.errors()
+            .iter()
+            .any(|e| e.contains("packs/sub: a submodule (.gitmodules) that is not checked out")),
+        "{r}"
+    );
+    // Control: checked out, its packs are found and checked like any other.
+    let sub = ws.path().join("packs/sub");
+    std::fs::write(sub.join(".git"), "gitdir: ../../.git/modules/sub\n").unwrap();
+    broken_pack(&sub.join("p"));
+    let r = ci(ws.path(), "packs");
+    assert_eq!((r.code, r.out("packs")), (1, Some("2")), "{r}");
+    assert!(failing(&r, "packs/sub/p"), "{r}");
+    assert!(!r.all_text().contains("not checked out"), "{r}");
+}
