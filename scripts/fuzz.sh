@@ -3,7 +3,8 @@
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 # Needs cargo-fuzz (cargo install --locked cargo-fuzz) and a nightly toolchain, or the stable one
 # with RUSTC_BOOTSTRAP=1 (libFuzzer's sanitizer flags are nightly-only). A crash leaves its input
-# in fuzz/artifacts/<target>/; turn it into a regression test under tests/ before fixing it.
+# in fuzz/artifacts/<target>/; turn it into a regression test under tests/ before fixing it. Built
+# with debug assertions (-a), so the decoders' checks against the parsers' own values run too.
 # The corpora start from fuzz/seeds/<target>/ and, for `decode`, every TOML, JSON and JSON-lines
 # file of tests/ (the fixtures and the page's packs). Not part of .ci/run.
 set -euo pipefail
@@ -36,7 +37,7 @@ targets=("$@")
 status=0
 for t in "${targets[@]}"; do
   echo "== fuzz $t for ${secs}s"
-  if "${fuzz[@]}" run "$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -max_len=70000 2>&1 | tail -n 4; then
+  if "${fuzz[@]}" run -a "$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -max_len=70000 2>&1 | tail -n 4; then
     echo "   $t: clean"
   else
     echo "   $t: CRASH (see fuzz/artifacts/$t/)"; status=1

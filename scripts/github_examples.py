@@ -20,6 +20,7 @@ API = {
     "sarif-upload": "code-scanning-sarif-upload",
     "sarif-upload-status": "code-scanning-sarif-upload-status",
     "pull-request": "pull-request",
+    "commit-comparison": "commit-comparison",
 }
 # file name -> (event, action): the first webhook example of that event and action
 EVENTS = {

@@ -93,6 +93,10 @@ fn sarif_shows_the_allowed_warning_as_dismissed_and_an_unused_entry_as_a_warning
     assert_eq!(allowed[0]["ruleId"], "injection-phrase");
     assert_eq!(allowed[0]["suppressions"][0]["kind"], "external");
     assert_eq!(
+        allowed[0]["suppressions"][0]["status"], "accepted",
+        "SARIF 2.1.0's own field: accepted, not under review"
+    );
+    assert_eq!(
         allowed[0]["suppressions"][0]["justification"],
         "The prompt quotes the phrase as a thing to reject."
     );

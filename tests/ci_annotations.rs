@@ -1,6 +1,8 @@
 //! The `annotations` input and the `shard` input, against the stand-in for GitHub's API:
-//! a check run holds every finding (50 per request), workflow commands show the ten that
-//! matter most of each level and count the rest, and shards partition the packs stably.
+//! a check run is created `in_progress`, takes 50 annotations a request, at most 1,000, and is
+//! completed by one final update; a rate limit stops it with a notice, never the verdict;
+//! workflow commands show the ten that matter most of each level and count the rest, and
+//! shards partition the packs stably.
 
 mod common;
 
@@ -123,17 +125,24 @@ fn a_check_run_holds_every_finding_in_batches_of_fifty() {
     assert_eq!(reqs.len(), 2, "72 annotations: 50, then 22");
     let create = reqs[0].json();
     assert_eq!(reqs[0].method, "POST");
-    assert_eq!(create["name"], "hippo-packs");
+    assert_eq!(
+        create["name"], "hippo-packs findings",
+        "a name no job of the examples has"
+    );
     assert_eq!(
         create["head_sha"], HEAD,
         "the pull request's head, where the checks show"
     );
-    assert_eq!(create["conclusion"], "failure");
+    assert_eq!(create["status"], "in_progress");
+    assert!(create.get("conclusion").is_none(), "{create}");
+    let last = reqs[1].json();
+    assert_eq!(
+        (&last["status"], &last["conclusion"]),
+        (&"completed".into(), &"failure".into()),
+        "the final update completes the run"
+    );
     let first = create["output"]["annotations"].as_array().unwrap();
-    let second = reqs[1].json()["output"]["annotations"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let second = last["output"]["annotations"].as_array().unwrap().clone();
     assert_eq!((first.len(), second.len()), (50, 22));
     assert_eq!(reqs[1].method, "PATCH");
     assert_eq!(first[0]["annotation_level"], "failure");
@@ -147,6 +156,86 @@ fn a_check_run_holds_every_finding_in_batches_of_fifty() {
         r.stdout.contains("holds all 72 annotations (2 requests)"),
         "{r}"
     );
+}
+
+#[test]
+fn a_check_run_holds_at_most_a_thousand_findings_the_gated_pack_first() {
+    // 90 broken packs: 1,080 findings; the pull request changes packs/b89.
+    let gh = Server::start(github(201, &["packs/b89/pack.toml"]));
+    let ws = broken_registry(90);
+    let mut ci = pull_request(&gh.url, "auto");
+    ci.set("INPUT_TEST", "false");
+    let r = ci.run(ws.path());
+    assert_eq!(r.code, 1, "{r}");
+    let reqs: Vec<Request> = gh
+        .requests()
+        .into_iter()
+        .filter(|q| q.path().contains("/check-runs"))
+        .collect();
+    assert_eq!(reqs.len(), 20, "1,000 annotations in 20 requests");
+    let sizes: Vec<usize> = reqs
+        .iter()
+        .map(|q| q.json()["output"]["annotations"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(sizes, vec![50; 20]);
+    let first = &reqs[0].json()["output"]["annotations"];
+    assert!(
+        first.as_array().unwrap()[..12]
+            .iter()
+            .all(|a| a["path"].as_str().unwrap().starts_with("packs/b89/")),
+        "the gated pack's findings first: {first}"
+    );
+    let summary = reqs[19].json()["output"]["summary"].clone();
+    assert!(
+        summary.as_str().unwrap().contains("first 1000 of 1080")
+            && summary.as_str().unwrap().contains("other 80"),
+        "{summary}"
+    );
+    assert!(
+        r.stdout
+            .contains("holds 1000 of 1080 annotations (20 requests)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_rate_limit_stops_annotating_with_a_notice_and_the_verdict_stands() {
+    let limited = Server::start(|req: &Request, _| match (req.method.as_str(), req.path()) {
+        ("POST", p) if p.ends_with("/check-runs") => Reply::Json(201, check_run(42)),
+        ("PATCH", _) => Reply::JsonWith(
+            403,
+            r#"{"message": "You have exceeded a secondary rate limit."}"#.into(),
+            vec![("retry-after".into(), "1".into())],
+        ),
+        ("GET", p) if p.ends_with("/files") => {
+            Reply::Json(200, files_json(&["packs/b0/pack.toml"]))
+        }
+        _ => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
+    });
+    let ws = broken_registry(6);
+    let r = pull_request(&limited.url, "auto").run(ws.path());
+    assert_eq!(r.code, 1, "the verdict stands: {r}");
+    let patches = limited
+        .requests()
+        .iter()
+        .filter(|q| q.method == "PATCH")
+        .count();
+    assert_eq!(patches, 2, "retried once after retry-after: {r}");
+    let notice = r
+        .annotations()
+        .into_iter()
+        .find(|l| l.contains("title=hippo-packs (annotations)"))
+        .expect("a notice");
+    assert!(
+        notice.contains("rate limit") && notice.contains("after 50 of 72 annotations"),
+        "{notice}"
+    );
+    assert!(!r.all_text().contains("no check run"), "there is one: {r}");
+    assert!(finding_lines(&r).is_empty(), "{r}");
+    // Control: the same run without the limit completes the check run.
+    let gh = Server::start(github(201, &["packs/b0/pack.toml"]));
+    let r = pull_request(&gh.url, "auto").run(ws.path());
+    assert!(r.stdout.contains("holds all 72 annotations"), "{r}");
 }
 
 #[test]

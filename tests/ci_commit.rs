@@ -126,9 +126,27 @@ fn pull_request_target_with_the_base_checked_out_uploads_nothing() {
     let mut v = ci(&gh.url, "pull_request_target", "refs/heads/main");
     v.event(&event);
     let r = v.run(ws.path());
-    assert_eq!(r.code, 0, "{r}");
+    assert_eq!(
+        r.code, 1,
+        "the pull request's packs were never checked: {r}"
+    );
     assert!(gh.uploads().is_empty(), "nothing goes to the base branch");
     assert!(r.stdout.contains("never to the base branch"), "{r}");
+    assert!(
+        r.errors()
+            .concat()
+            .contains("pull_request_target: the checked-out commit"),
+        "{r}"
+    );
+    assert!(
+        gh.requests()
+            .iter()
+            .all(|q| !q.path().ends_with("/check-runs")),
+        "no check run on the head for code that was not checked: {r}"
+    );
+    // Control: scope all checks the base checkout alone, and passes.
+    let r = v.clone().set("INPUT_SCOPE", "all").run(ws.path());
+    assert_eq!(r.code, 0, "{r}");
     // Control: the ref and sha inputs upload where they say.
     v.set("INPUT_REF", "refs/pull/7/head")
         .set("INPUT_SHA", HEAD);

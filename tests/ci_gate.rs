@@ -90,6 +90,12 @@ fn a_fork_pull_request_works_with_a_read_only_token() {
         notices[0].contains("fork") && notices[0].contains("read-only token"),
         "{r}"
     );
+    assert!(
+        notices[0].contains("`upload: false`")
+            && notices[0].contains("`github/codeql-action/upload-sarif` in the same job"),
+        "the notice names the route: {r}"
+    );
+    assert!(server.uploads().is_empty(), "no upload is tried: {r}");
     assert_eq!(r.out("uploaded"), Some("false"));
     assert!(
         r.summary.contains("fork"),

@@ -184,3 +184,95 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
         );
     }
 }
+
+/// The Rust version a text names: the Dockerfile's `FROM rust:<v>-…`, or a workflow's
+/// `RUST_VERSION: "<v>"`.
+fn rust_version(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let l = l.trim();
+        let v = l
+            .strip_prefix("FROM rust:")
+            .map(|r| r.split(['-', ' ', '@']).next().unwrap_or(""))
+            .or_else(|| {
+                l.strip_prefix("RUST_VERSION:")
+                    .map(|r| r.trim().trim_matches('"'))
+            })?;
+        Some(v.to_string())
+    })
+}
+
+#[test]
+fn the_dockerfile_and_the_release_build_with_one_rust_version() {
+    let docker = rust_version(&read("Dockerfile")).expect("FROM rust:<version> in the Dockerfile");
+    let release = read(".github/workflows/release.yml");
+    let workflow = rust_version(&release).expect("RUST_VERSION in release.yml");
+    assert_eq!(
+        docker, workflow,
+        "the Dockerfile and release.yml name one Rust"
+    );
+    assert!(
+        docker.split('.').count() == 3 && docker.split('.').all(|p| p.parse::<u32>().is_ok()),
+        "a full version, not a channel: {docker}"
+    );
+    assert!(
+        release.contains("rustup toolchain install \"$RUST_VERSION\""),
+        "the release installs the version it names"
+    );
+    assert!(
+        !root().join("rust-toolchain.toml").exists() && !root().join("rust-toolchain").exists(),
+        "no toolchain file: rustup would download on every machine"
+    );
+    // Control: a differing pair is told apart.
+    assert_ne!(
+        rust_version("FROM rust:1.94.0-alpine3.23 AS build"),
+        rust_version("  RUST_VERSION: \"1.95.0\"")
+    );
+}
+
+/// The lines of a workflow that grant a permission or pin an action.
+fn grants_and_pins(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut grants = Vec::new();
+    let mut pins = Vec::new();
+    for l in text.lines().map(str::trim) {
+        let l = l.trim_start_matches("- ");
+        let bare = l.split(" #").next().unwrap_or("").trim().to_string();
+        if let Some(uses) = bare.strip_prefix("uses: ") {
+            pins.push(uses.to_string());
+        } else if bare.ends_with(": read") || bare.ends_with(": write") {
+            grants.push(bare);
+        }
+    }
+    (grants, pins)
+}
+
+#[test]
+fn every_example_grants_what_ci_uses_and_pins_alike() {
+    let wanted = [
+        "contents: read",
+        "pull-requests: read",
+        "security-events: write",
+        "checks: write",
+    ];
+    let mut pins_of_ours = Vec::new();
+    for path in files_under("examples/workflows", "yml") {
+        let (grants, pins) = grants_and_pins(&std::fs::read_to_string(&path).unwrap());
+        for w in wanted {
+            assert!(
+                grants.iter().any(|g| g == w),
+                "{}: no `{w}`",
+                path.display()
+            );
+        }
+        pins_of_ours.extend(pins.into_iter().filter(|p| p.contains("/hippo-packs@")));
+    }
+    pins_of_ours.sort();
+    pins_of_ours.dedup();
+    assert_eq!(
+        pins_of_ours.len(),
+        1,
+        "one pin of the action: {pins_of_ours:?}"
+    );
+    // Control: a workflow without `checks: write` is told apart.
+    let (grants, _) = grants_and_pins("    permissions:\n      contents: read\n");
+    assert!(!grants.iter().any(|g| g == "checks: write"));
+}

@@ -1,6 +1,7 @@
-//! The `annotations` input (docs/action.md, "Annotations"): every finding on the diff through a
-//! check run (the Checks API has no cap), or workflow commands, of which GitHub shows at most
-//! ten per level and step, so the ones that matter come first and one notice counts the rest.
+//! The `annotations` input (docs/action.md, "Annotations"): the findings on the diff through a
+//! check run (at most 1,000, the ones that matter first, the rest counted in its summary), or
+//! workflow commands, of which GitHub shows at most ten per level and step, so the ones that
+//! matter come first and one notice counts the rest.
 
 use std::io::Write;
 
@@ -29,8 +30,8 @@ struct Finding<'a> {
     in_changed_file: bool,
 }
 
-/// Every finding (diagnostics and failed expectations), the ones that matter first: errors
-/// before warnings; within each, gated packs first, then changed files, then report order.
+/// Every finding (diagnostics and failed expectations), the ones that matter first: gated
+/// packs, then changed files, then errors before warnings, then report order.
 fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
     let mut all = Vec::new();
     for (i, r) in reports.iter().enumerate() {
@@ -48,9 +49,9 @@ fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
     // A stable sort keeps report order among equals.
     all.sort_by_key(|f| {
         (
-            f.diag.severity != Severity::Error,
             !f.gated,
             !f.in_changed_file,
+            f.diag.severity != Severity::Error,
         )
     });
     all
@@ -72,11 +73,20 @@ pub fn annotate(
         Annotations::Checks => true,
         Annotations::Auto => cx.gh.actions && s.token.is_some(),
     };
+    // A check run belongs on the pull request's head; a base checkout's findings are not its.
+    let try_checks = try_checks && commit::base_checkout(&s.target, cx.gh).is_none();
     if try_checks {
         match check_run(&findings, cx, net, out) {
-            Ok(note) => {
+            Ok(Ok(note)) => {
                 say(out, &cx.log.line(&format!("hippo-packs: {note}")))?;
                 return Ok(vec![note]);
+            }
+            Ok(Err(stopped)) => {
+                say(
+                    out,
+                    &cx.log.annotate(Level::Notice, "annotations", &stopped),
+                )?;
+                return Ok(vec![format!("annotations: {stopped}")]);
             }
             Err(why) => {
                 let msg = format!(
@@ -150,57 +160,114 @@ fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> 
     Ok(())
 }
 
-/// The check run; `Err` says why there is none.
+/// The check run: `Ok(Ok)` the line saying what it holds, `Ok(Err)` the notice of a run whose
+/// annotating stopped early (a rate limit), `Err` why there is none.
 fn check_run(
     findings: &[Finding<'_>],
     cx: &Context<'_>,
     net: &mut Net,
     out: &mut dyn Write,
-) -> Result<String, String> {
+) -> Result<Result<String, String>, String> {
     let s = cx.settings;
     let (owner, repo) = cx.gh.owner_repo().ok_or("no GITHUB_REPOSITORY")?;
     let token = s.token.as_deref().ok_or("no token")?;
     let head_sha = head_sha(cx)?;
     let annotations: Vec<Annotation> = findings
         .iter()
+        .take(checks::MAX_ANNOTATIONS)
         .map(|f| annotation(f.report, f.diag))
         .collect();
     let run = CheckRun {
         owner: owner.to_string(),
         repo: repo.to_string(),
-        name: s.category.clone(),
+        name: format!("{} findings", s.category),
         head_sha,
         conclusion: if cx.failed { "failure" } else { "success" },
         title: cx.title.clone(),
-        summary: format!(
-            "{} {} annotated; the job summary has the whole report.",
-            annotations.len(),
-            if annotations.len() == 1 {
-                "finding"
-            } else {
-                "findings"
-            }
-        ),
+        summary: run_summary(annotations.len(), findings.len()),
     };
     let rt = net.runtime().map_err(|e| e.to_string())?;
     let (log, api) = (cx.log, &cx.gh.api_url);
     let done = rt.block_on(async {
         let http = client::Http::new(api, Some(token), s.http_timeout)
-            .map_err(client::Failure::Transport)?;
+            .map_err(client::Failure::Transport)?
+            .with_rate_retries(1);
         checks::publish(&http, &run, &annotations, |f| {
             let line = format!("hippo-packs: check run: {f}; trying again");
             say(out, &log.line(&line)).ok();
         })
         .await
     });
-    match done {
-        Ok((id, requests)) => Ok(format!(
-            "check run {} ({id}) holds all {} annotations ({requests} {})",
-            run.name,
-            annotations.len(),
-            if requests == 1 { "request" } else { "requests" }
-        )),
-        Err(f) => Err(cx.log.clean(&f.to_string())),
+    let p = done.map_err(|f| cx.log.clean(&f.to_string()))?;
+    Ok(published(
+        &run.name,
+        &p,
+        annotations.len(),
+        findings.len(),
+        cx,
+    ))
+}
+
+/// The check run's summary: how many findings it holds, and where the rest are.
+fn run_summary(kept: usize, total: usize) -> String {
+    let noun = |n: usize| if n == 1 { "finding" } else { "findings" };
+    if kept == total {
+        return format!(
+            "{total} {} annotated; the job summary has the whole report.",
+            noun(total)
+        );
+    }
+    format!(
+        "The first {kept} of {total} findings are annotated (gated packs and changed files first; a check run here holds at most {}); the other {} are in the job summary and the SARIF file.",
+        checks::MAX_ANNOTATIONS,
+        total - kept
+    )
+}
+
+/// What the log says of a published check run: the line, or the notice of a run whose
+/// annotating stopped (it names the rate limit and how many were sent).
+fn published(
+    name: &str,
+    p: &checks::Published,
+    kept: usize,
+    total: usize,
+    cx: &Context<'_>,
+) -> Result<String, String> {
+    let requests = format!(
+        "{} {}",
+        p.requests,
+        if p.requests == 1 {
+            "request"
+        } else {
+            "requests"
+        }
+    );
+    let why = p.stopped.as_ref().or(p.unfinished.as_ref());
+    if let Some(f) = why {
+        let limited = matches!(f, client::Failure::RateLimited { .. });
+        return Err(format!(
+            "check run {name} ({}): {} after {} of {kept} annotations ({requests}; {}); the verdict stands, and every finding is in the job summary and the SARIF file",
+            p.id,
+            if limited {
+                "annotating stopped at GitHub's rate limit"
+            } else {
+                "annotating stopped"
+            },
+            p.sent,
+            cx.log.clean(&f.to_string())
+        ));
+    }
+    if kept == total {
+        Ok(format!(
+            "check run {name} ({}) holds all {kept} annotations ({requests})",
+            p.id
+        ))
+    } else {
+        Ok(format!(
+            "check run {name} ({}) holds {kept} of {total} annotations ({requests}); the other {} are in the job summary",
+            p.id,
+            total - kept
+        ))
     }
 }
 
@@ -235,6 +302,6 @@ fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
             Severity::Warning => "warning",
         },
         title: format!("hippo-packs ({})", d.rule.id),
-        message: escape::line(&raw_message(d)).into_owned(),
+        message: checks::cap_message(&escape::line(&raw_message(d))),
     }
 }

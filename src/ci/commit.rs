@@ -118,6 +118,16 @@ fn pull_request_target(
     ))
 }
 
+/// Why a `pull_request_target` run's checkout is not the pull request's code (the base branch,
+/// as `actions/checkout` gives by default); `None` on other events, on a head or merge
+/// checkout, and when the ref and sha inputs say where the results go.
+pub fn base_checkout(given: &Given, gh: &GithubEnv) -> Option<String> {
+    if gh.event_name.as_deref() != Some("pull_request_target") {
+        return None;
+    }
+    target(given, gh).err()
+}
+
 /// Checks the `ref` and `sha` inputs: both or neither, a full ref and a full object name.
 pub fn given(git_ref: Option<String>, sha: Option<String>) -> Result<Given, String> {
     let sha = match sha {

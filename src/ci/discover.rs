@@ -3,6 +3,7 @@
 //! cannot enter, links and submodules that would hide a pack, hidden characters in the folder
 //! names leading to a pack) — docs/action.md, "Finds the packs".
 
+mod inside;
 mod link;
 mod names;
 mod submodules;
@@ -89,20 +90,9 @@ pub struct Found {
     pub blocked: Vec<(String, PathBuf, Blocked)>,
 }
 
-/// How discovery looks at a folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Searching: a folder holding a `pack.toml` is a pack.
-    Search,
-    /// Inside the pack whose folder is the first `n` components: only the folders the pack's
-    /// own walk skips (names starting with `.`) start a new search; the folders the walk
-    /// descends into are looked through for them; anything else is the pack's.
-    InPack(usize),
-}
-
 /// Every folder under `root` holding a `pack.toml`, in byte order of their paths, never under
 /// `.git` and never through a symbolic link. Dot-folders, `target/` and `node_modules/` are
-/// searched like any other; inside a pack only through the folders its walk skips. Paths are
+/// searched like any other; inside a pack only the folders its walk skips (`inside`). Paths are
 /// `root` joined with the relative path (`root` itself when it is a pack); with `root` `.`,
 /// just the relative path.
 pub fn discover(root: &str) -> std::io::Result<Found> {
@@ -116,17 +106,14 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
     std::fs::read_dir(root)?;
     let mut links = link::Links::new(Path::new(root))?;
     let mut found = Found::default();
-    let mut stack: Vec<(PathBuf, Vec<String>, Mode)> =
-        vec![(PathBuf::from(root), Vec::new(), Mode::Search)];
+    let mut stack: Vec<(PathBuf, Vec<String>)> = vec![(PathBuf::from(root), Vec::new())];
     // Depth first, in byte order: the stack holds children in reverse.
-    while let Some((dir, rel, mode)) = stack.pop() {
-        let mode = match mode {
-            Mode::Search if dir.join("pack.toml").symlink_metadata().is_ok() => {
-                found.packs.push(join_rel(root, &rel));
-                Mode::InPack(rel.len())
-            }
-            m => m,
-        };
+    while let Some((dir, rel)) = stack.pop() {
+        if dir.join("pack.toml").symlink_metadata().is_ok() {
+            found.packs.push(join_rel(root, &rel));
+            enter_skipped(root, (&dir, &rel), &mut stack, &mut found);
+            continue;
+        }
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) => {
@@ -135,17 +122,15 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
                 continue;
             }
         };
-        let mut children: Vec<(Vec<u8>, PathBuf, String, Step)> = Vec::new();
+        let mut children: Vec<(Vec<u8>, PathBuf, String, Option<Blocked>)> = Vec::new();
         for e in entries.flatten() {
             let name = e.file_name();
             if name == ".git" {
                 continue;
             }
-            let step = match mode {
-                Mode::Search => classify(&e, rel.len(), &mut links),
-                Mode::InPack(n) => classify_in_pack(&e, &rel[n..], n),
+            let Some(step) = classify(&e, rel.len(), &mut links) else {
+                continue;
             };
-            let Some(step) = step else { continue };
             let shown = name.to_string_lossy().into_owned();
             children.push((name.as_encoded_bytes().to_vec(), e.path(), shown, step));
         }
@@ -154,8 +139,8 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
             let mut r = rel.clone();
             r.push(name);
             match step {
-                Step::Blocked(why) => found.blocked.push((join_rel(root, &r), path, why)),
-                Step::Enter(m) => stack.push((path, r, m)),
+                Some(why) => found.blocked.push((join_rel(root, &r), path, why)),
+                None => stack.push((path, r)),
             }
         }
     }
@@ -170,57 +155,47 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
     Ok(found)
 }
 
-/// What discovery does with a child entry.
-enum Step {
-    Enter(Mode),
-    Blocked(Blocked),
+/// Inside a pack at `dir` (`rel` below the root), the folders its walk skips: each is searched
+/// like any folder (pushed on `stack`, in reverse byte order), or is a finding.
+fn enter_skipped(
+    root: &str,
+    (dir, rel): (&Path, &[String]),
+    stack: &mut Vec<(PathBuf, Vec<String>)>,
+    found: &mut Found,
+) {
+    for (sub, why) in inside::skipped_folders(dir).into_iter().rev() {
+        let path = sub.iter().fold(dir.to_path_buf(), |p, s| p.join(s));
+        let mut r = rel.to_vec();
+        r.extend(sub);
+        let why = why.or_else(|| (r.len() > MAX_DEPTH).then_some(Blocked::TooDeep));
+        match why {
+            Some(why) => found.blocked.push((join_rel(root, &r), path, why)),
+            None => stack.push((path, r)),
+        }
+    }
 }
 
-/// A child of a searched folder: `None` when it is not a folder to look into.
-fn classify(e: &std::fs::DirEntry, depth: usize, links: &mut link::Links) -> Option<Step> {
+/// A child of a searched folder: `None` when it is not a folder to look into, `Some(None)` a
+/// folder to search, `Some(Some(why))` a finding.
+fn classify(
+    e: &std::fs::DirEntry,
+    depth: usize,
+    links: &mut link::Links,
+) -> Option<Option<Blocked>> {
     let ft = e.file_type().ok()?;
     if ft.is_symlink() {
-        return links.judge(&e.path()).map(Step::Blocked);
+        return links.judge(&e.path()).map(Some);
     }
     if !ft.is_dir() {
         return None;
     }
     if e.file_name().to_str().is_none() {
-        return Some(Step::Blocked(Blocked::NotUtf8));
+        return Some(Some(Blocked::NotUtf8));
     }
     if depth >= MAX_DEPTH {
-        return Some(Step::Blocked(Blocked::TooDeep));
+        return Some(Some(Blocked::TooDeep));
     }
-    Some(Step::Enter(Mode::Search))
-}
-
-/// A child of a folder inside a pack (`in_pack`: the folder's components below the pack's,
-/// `n`: the pack folder's depth). A link there is the pack's own `symbolic link` error.
-fn classify_in_pack(e: &std::fs::DirEntry, in_pack: &[String], n: usize) -> Option<Step> {
-    let ft = e.file_type().ok()?;
-    if !ft.is_dir() {
-        return None;
-    }
-    let name = e.file_name();
-    let depth = n + in_pack.len();
-    if name.as_encoded_bytes().starts_with(b".") {
-        // Skipped by the pack's walk (`skipped <path>`): searched like any folder.
-        if name.to_str().is_none() {
-            return Some(Step::Blocked(Blocked::NotUtf8));
-        }
-        if depth >= MAX_DEPTH {
-            return Some(Step::Blocked(Blocked::TooDeep));
-        }
-        return Some(Step::Enter(Mode::Search));
-    }
-    let mut path = in_pack.join("/");
-    if !path.is_empty() {
-        path.push('/');
-    }
-    path.push_str(name.to_str()?);
-    // The pass layout's folders hold every folder either kind of pack's walk descends into.
-    let walked = crate::pack::allowed_folder(crate::pack::Kind::Pass, &path);
-    (walked && depth < MAX_DEPTH).then_some(Step::Enter(Mode::InPack(n)))
+    Some(None)
 }
 
 fn join_rel(root: &str, rel: &[String]) -> String {

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::commit;
 use super::net::Net;
 use super::output::say;
 use super::settings::{FailOn, Scope, Settings};
@@ -16,6 +17,9 @@ pub struct Gate {
     pub notes: Vec<String>,
     /// The pull request's changed files, when listed (annotations put theirs first).
     pub files: Option<Vec<String>>,
+    /// The job fails whatever the packs say: a `pull_request_target` run checked out other
+    /// code than the pull request's, under `scope: changed`.
+    pub fails_job: bool,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
@@ -29,11 +33,35 @@ pub fn gate(
     net: &mut Net,
     out: &mut dyn Write,
 ) -> anyhow::Result<Gate> {
+    let mut g = decide(paths, s, gh, log, net, out)?;
+    if s.scope == Scope::Changed
+        && let Some(why) = commit::base_checkout(&s.target, gh)
+    {
+        let msg = format!(
+            "pull_request_target: {why}. The pull request's packs were not checked, so the job fails: check out its head (actions/checkout with `ref: ${{{{ github.event.pull_request.head.sha }}}}`), or set `scope: all` to check only what was checked out"
+        );
+        say(out, &log.annotate(Level::Error, "scope", &msg))?;
+        g.notes.push(format!("scope changed: {msg}"));
+        g.fails_job = true;
+    }
+    Ok(g)
+}
+
+/// The gate `scope` gives.
+fn decide(
+    paths: &[String],
+    s: &Settings,
+    gh: &GithubEnv,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Gate> {
     if s.scope == Scope::All {
         return Ok(Gate {
             gated: vec![true; paths.len()],
             notes: Vec::new(),
             files: None,
+            fails_job: false,
         });
     }
     match changed(paths, s, gh, log, net, out)? {
@@ -45,6 +73,7 @@ pub fn gate(
                 gated: vec![true; paths.len()],
                 notes: vec![format!("scope changed: {msg}")],
                 files: None,
+                fails_job: false,
             })
         }
     }
@@ -63,29 +92,32 @@ fn changed(
         .event_path
         .as_ref()
         .and_then(|p| std::fs::read_to_string(p).ok());
-    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
-        return Ok(Err("not a pull request event".to_string()));
-    };
     let Some((owner, repo)) = gh.owner_repo() else {
         return Ok(Err("GITHUB_REPOSITORY is not set".to_string()));
+    };
+    if let Some(shas) = payload.as_deref().and_then(event::merge_group) {
+        return merge_group(paths, shas, (owner, repo), (s, gh, log), net, out);
+    }
+    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
+        return Ok(Err("not a pull request or merge group event".to_string()));
     };
     let rt = net.runtime()?;
     let listed = rt.block_on(async {
         let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
             .map_err(client::Failure::Transport)?;
-        pulls::changed_files(&http, owner, repo, pr.number, |f| {
-            say(
-                out,
-                &log.line(&format!(
-                    "hippo-packs: listing the pull request's files: {f}; trying again"
-                )),
-            )
-            .ok();
-        })
-        .await
+        let mut retry = |f: &client::Failure| {
+            let line = format!("hippo-packs: reading the pull request: {f}; trying again");
+            say(out, &log.line(&line)).ok();
+        };
+        let listed = pulls::changed_files(&http, owner, repo, pr.number, &mut retry).await?;
+        let count = match pr.changed_files {
+            Some(n) => Some(n),
+            None => pulls::changed_count(&http, owner, repo, pr.number, &mut retry).await?,
+        };
+        Ok::<_, client::Failure>((count, listed))
     });
-    let files = match listed {
-        Ok(f) => f,
+    let (count, listed) = match listed {
+        Ok(l) => l,
         Err(f) => {
             return Ok(Err(format!(
                 "cannot list the files of pull request #{}: {f}",
@@ -93,22 +125,30 @@ fn changed(
             )));
         }
     };
-    if let Some(n) = pr.changed_files
-        && n as usize > files.len()
-    {
-        return Ok(Err(format!(
-            "pull request #{} changes {n} files and GitHub lists only {}",
-            pr.number,
-            files.len()
-        )));
+    // Files, not paths: a rename lists two paths for one of `changed_files`.
+    match count {
+        None => {
+            return Ok(Err(format!(
+                "GitHub gives no count of pull request #{}'s changed files, so a cut list cannot be told from a whole one",
+                pr.number
+            )));
+        }
+        Some(n) if n as usize > listed.files => {
+            return Ok(Err(format!(
+                "pull request #{} changes {n} files and GitHub lists only {}",
+                pr.number, listed.files
+            )));
+        }
+        Some(_) => {}
     }
+    let (n_files, files) = (listed.files, listed.paths);
     let gated = pulls::touched(paths, &files);
     let count = gated.iter().filter(|g| **g).count();
     let note = format!(
         "scope changed: pull request #{} changes {} {}, in {count} of {} {}",
         pr.number,
-        files.len(),
-        if files.len() == 1 { "file" } else { "files" },
+        n_files,
+        if n_files == 1 { "file" } else { "files" },
         paths.len(),
         if paths.len() == 1 { "pack" } else { "packs" }
     );
@@ -117,6 +157,60 @@ fn changed(
         gated,
         notes: vec![note],
         files: Some(files),
+        fails_job: false,
+    }))
+}
+
+/// The packs a merge group changes: the compare API between its base and head commits. It
+/// lists at most 300 files, so 300 listed may be a cut list: every pack gates then.
+fn merge_group(
+    paths: &[String],
+    (base, head): (String, String),
+    (owner, repo): (&str, &str),
+    cx: (&Settings, &GithubEnv, &Log),
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<Result<Gate, String>> {
+    let (s, gh, log) = cx;
+    let listed = net.runtime()?.block_on(async {
+        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
+            .map_err(client::Failure::Transport)?;
+        pulls::compared_files(&http, owner, repo, (&base, &head), |f| {
+            let line = format!("hippo-packs: comparing the merge group: {f}; trying again");
+            say(out, &log.line(&line)).ok();
+        })
+        .await
+    });
+    let listed = match listed {
+        Ok(l) => l,
+        Err(f) => {
+            return Ok(Err(format!(
+                "cannot compare the merge group's commits: {f}"
+            )));
+        }
+    };
+    if listed.files >= pulls::MAX_COMPARED {
+        return Ok(Err(format!(
+            "the merge group lists {} changed files, and GitHub's compare lists at most {}",
+            listed.files,
+            pulls::MAX_COMPARED
+        )));
+    }
+    let gated = pulls::touched(paths, &listed.paths);
+    let count = gated.iter().filter(|g| **g).count();
+    let note = format!(
+        "scope changed: the merge group changes {} {}, in {count} of {} {}",
+        listed.files,
+        if listed.files == 1 { "file" } else { "files" },
+        paths.len(),
+        if paths.len() == 1 { "pack" } else { "packs" }
+    );
+    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    Ok(Ok(Gate {
+        gated,
+        notes: vec![note],
+        files: Some(listed.paths),
+        fails_job: false,
     }))
 }
 

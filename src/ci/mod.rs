@@ -40,6 +40,16 @@ pub enum Verdict {
     Failed,
 }
 
+impl Verdict {
+    fn of(failed: bool) -> Verdict {
+        if failed {
+            Verdict::Failed
+        } else {
+            Verdict::Passed
+        }
+    }
+}
+
 /// `ci` with its settings resolved, writing its log to `out`.
 pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
@@ -79,11 +89,12 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
 
     // 4. The SARIF file; 5. the report, grouped per pack.
     let sarif = report::sarif::render_with(&reports, &s.category, &unused);
-    output::write_file(Path::new(&s.sarif_file), sarif.as_bytes())?;
-    log_reports(&reports, s, &log, out)?;
-    for d in &unused {
-        say(out, &log.annotate(Level::Warning, "ci", &d.text("")))?;
-    }
+    output::write_file(
+        Path::new(&s.sarif_file),
+        sarif.as_bytes(),
+        gh.workspace.as_deref(),
+    )?;
+    log_reports(&reports, &unused, s, &log, out)?;
 
     // 6. The verdict of the gated packs, and the upload.
     let failing: Vec<&PackReport> = reports
@@ -93,7 +104,9 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         .map(|(r, _)| r)
         .collect();
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
-    let failed = !failing.is_empty() || up.failed_required;
+    up.notes
+        .extend(output::over_stored(&reports, &unused, &log, out)?);
+    let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
@@ -115,11 +128,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         let line = format!("hippo-packs: failing: {} ({})", r.dir, output::status(r));
         say(out, &log.line(&line))?;
     }
-    Ok(if failed {
-        Verdict::Failed
-    } else {
-        Verdict::Passed
-    })
+    Ok(Verdict::of(failed))
 }
 
 /// The discovered packs and the folders discovery could not enter, in byte order of their
@@ -188,7 +197,7 @@ fn partition(
     let gate = gate::Gate {
         gated,
         notes,
-        files: gate.files,
+        ..gate
     };
     Ok((gate, kept))
 }
@@ -262,9 +271,10 @@ fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyh
     Ok(())
 }
 
-/// The report grouped per pack.
+/// The report grouped per pack, then the run's own findings (allowances that matched nothing).
 fn log_reports(
     reports: &[PackReport],
+    unused: &[crate::core::Diagnostic],
     s: &Settings,
     log: &Log,
     out: &mut dyn Write,
@@ -278,6 +288,9 @@ fn log_reports(
         say(out, &log.group(&format!("{title}: {}", output::status(r))))?;
         say(out, &output::pack_text(r, s.test))?;
         say(out, &log.endgroup())?;
+    }
+    for d in unused {
+        say(out, &log.annotate(Level::Warning, "ci", &d.text("")))?;
     }
     Ok(())
 }

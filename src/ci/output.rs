@@ -3,8 +3,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::github::command::{Level, Log};
 use crate::outcome::{Mode, PackReport};
 use crate::report;
+use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS};
 
 /// Writes a text to the run's log.
 pub fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
@@ -45,14 +47,52 @@ pub fn status(r: &PackReport) -> String {
 }
 
 /// Writes a report file, creating its folder; a link at the destination is replaced, never
-/// followed (`core::fsx::write_atomic`).
-pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// followed (`core::fsx::write_atomic`). The file and every folder this creates get the owner
+/// and group of `owner_of` (the workspace): `ci` runs as the container's root, and a
+/// self-hosted runner's next checkout must be able to remove what it left.
+pub fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow::Result<()> {
+    let mut created = Vec::new();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let mut p = Some(parent);
+        while let Some(d) = p.filter(|d| !d.as_os_str().is_empty()) {
+            if std::fs::symlink_metadata(d).is_ok() {
+                break;
+            }
+            created.push(d.to_path_buf());
+            p = d.parent();
+        }
         std::fs::create_dir_all(parent)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
     crate::core::fsx::write_atomic(path, bytes)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    created.push(path.to_path_buf());
+    match owner_of {
+        Some(owner) => give_owner(&created, owner),
+        None => Ok(()),
+    }
+}
+
+/// Gives `paths` (never following a link) the owner and group of `owner_of`. Only root may:
+/// as anyone else what `ci` creates is already the user's, and a refusal changes nothing.
+fn give_owner(paths: &[std::path::PathBuf], owner_of: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(want) = std::fs::metadata(owner_of) else {
+        return Ok(());
+    };
+    for p in paths {
+        let has = std::fs::symlink_metadata(p)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
+        if (has.uid(), has.gid()) == (want.uid(), want.gid()) {
+            continue;
+        }
+        match std::os::unix::fs::lchown(p, Some(want.uid()), Some(want.gid())) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Ok(()),
+            Err(e) => anyhow::bail!("cannot give {} the workspace's owner: {e}", p.display()),
+        }
+    }
+    Ok(())
 }
 
 pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {
@@ -63,4 +103,23 @@ pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {
         .open(path)
         .and_then(|mut f| f.write_all(text.as_bytes()))
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// Above what code scanning stores of a run (the SARIF results of `reports` and `extra`), a
+/// notice: how many, what is kept, what to do; returns the summary's note.
+pub fn over_stored(
+    reports: &[PackReport],
+    extra: &[crate::core::Diagnostic],
+    log: &Log,
+    out: &mut dyn Write,
+) -> anyhow::Result<Option<String>> {
+    let results = report::sarif::result_count(reports, extra);
+    if results <= STORED_RESULTS {
+        return Ok(None);
+    }
+    let msg = format!(
+        "{results} results: code scanning stores the top {STORED_RESULTS} of a run by severity (the SARIF file holds up to {MAX_RESULTS}, errors first), so alerts past that are missing there; split the registry into jobs with the `shard` input, or allow accepted warnings in .hippo-packs.toml. The job summary counts every finding."
+    );
+    say(out, &log.annotate(Level::Notice, "results", &msg))?;
+    Ok(Some(format!("results: {msg}")))
 }

@@ -109,12 +109,12 @@ impl Choice for Annotations {
     const ALL: &'static [(&'static str, &'static str, Self)] = &[
         (
             "auto",
-            "A check run holding every finding when the token may write checks, else workflow commands",
+            "A check run holding up to 1,000 findings when the token may write checks, else workflow commands",
             Annotations::Auto,
         ),
         (
             "checks",
-            "A check run holding every finding (Checks API; needs checks: write)",
+            "A check run holding up to 1,000 findings (Checks API; needs checks: write)",
             Annotations::Checks,
         ),
         (
@@ -230,11 +230,13 @@ impl Settings {
             .transpose()?;
         let category =
             text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string());
-        let default_scope = if gh.is_pull_request() {
-            Scope::Changed
-        } else {
-            Scope::All
-        };
+        // The events whose changes are known: a pull request's files, a merge group's compare.
+        let default_scope =
+            if gh.is_pull_request() || gh.event_name.as_deref() == Some("merge_group") {
+                Scope::Changed
+            } else {
+                Scope::All
+            };
         Ok(Settings {
             root: text(flags.root, "path").unwrap_or_else(|| ".".to_string()),
             test: input(flags.test, get, "test", boolean, "true or false")?.unwrap_or(true),
@@ -309,6 +311,19 @@ mod tests {
         assert_eq!(s.sarif_file, ".hippo-packs/hippo-packs.sarif");
         let push = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
         assert_eq!(push.scope, Scope::All);
+        for (event, scope) in [
+            ("pull_request_target", Scope::Changed),
+            ("merge_group", Scope::Changed),
+            ("schedule", Scope::All),
+            ("workflow_dispatch", Scope::All),
+        ] {
+            let gh = GithubEnv {
+                event_name: Some(event.into()),
+                ..GithubEnv::default()
+            };
+            let s = Settings::resolve(defaults(), &get(&[]), &gh).unwrap();
+            assert_eq!(s.scope, scope, "{event}");
+        }
         assert_eq!(push.upload, UploadMode::Auto);
         assert_eq!(push.token, None);
     }

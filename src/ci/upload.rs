@@ -76,6 +76,17 @@ pub fn upload(
         step.done.notes.push("upload: off".to_string());
         return Ok(step.done);
     }
+    if let Some(why) = read_only(gh) {
+        let msg = format!(
+            "not uploaded: {why}, and GitHub gives its `pull_request` workflow a read-only token that cannot write code-scanning results, so no upload is tried. To get code scanning's results on such pull requests, set `upload: false` here and add `github/codeql-action/upload-sarif` in the same job with `sarif_file:` set to this step's `sarif-file` output (docs/action.md, \"Fork and Dependabot pull requests\"). The annotations and the job summary carry the findings."
+        );
+        if step.required {
+            step.problem(msg)?;
+        } else {
+            step.notice(msg)?;
+        }
+        return Ok(step.done);
+    }
     let missing = missing_context(s, gh);
     if !missing.is_empty() {
         if step.required {
@@ -110,6 +121,15 @@ pub fn upload(
     }
     send(&mut step, encoded, &commit, s, gh, net)?;
     Ok(step.done)
+}
+
+/// Why a `pull_request` run's token is read-only (a fork's or Dependabot's pull request).
+fn read_only(gh: &GithubEnv) -> Option<&'static str> {
+    if gh.event_name.as_deref() != Some("pull_request") {
+        return None;
+    }
+    let payload = std::fs::read_to_string(gh.event_path.as_ref()?).ok()?;
+    event::pull_request(&payload)?.read_only()
 }
 
 /// What the upload needs and the run does not have.

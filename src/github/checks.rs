@@ -1,6 +1,9 @@
-//! A check run holding every finding as an annotation (the Checks API): created with the
-//! first 50, then updated with 50 more per request, which is how GitHub takes more than 50
-//! (`POST /repos/{owner}/{repo}/check-runs`, `PATCH …/check-runs/{id}`).
+//! A check run holding the findings as annotations (the Checks API), as reviewdog posts them:
+//! created `in_progress` with the first 50, updated with 50 more per request (how GitHub takes
+//! more than 50), then one final update with `completed`, the conclusion and the summary
+//! (`POST /repos/{owner}/{repo}/check-runs`, `PATCH …/check-runs/{id}`). At most
+//! [`MAX_ANNOTATIONS`] in 20 requests: `GITHUB_TOKEN` has 1,000 requests an hour per
+//! repository, and a secondary limit on requests that create content.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -11,6 +14,10 @@ use super::client::{Failure, Http};
 pub const PER_REQUEST: usize = 50;
 /// GitHub's limit on a check run's `output.summary` and `output.text`, in characters.
 pub const MAX_OUTPUT: usize = 65_535;
+/// The most annotations one check run gets: 20 requests of 50.
+pub const MAX_ANNOTATIONS: usize = 1_000;
+/// GitHub's limit on an annotation's message: 64 KB.
+pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// One annotation as the Checks API takes it. Columns only on a one-line span.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -43,14 +50,31 @@ pub struct CheckRun {
     pub summary: String,
 }
 
-/// Creates the check run with every annotation; returns its id and how many requests it took.
+/// What publishing did: the run exists from the first request on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    pub id: u64,
+    /// Annotations GitHub took.
+    pub sent: usize,
+    pub requests: usize,
+    /// Why annotating stopped early (a rate limit, most likely); the final update is still
+    /// tried, so the run does not stay `in_progress`.
+    pub stopped: Option<Failure>,
+    /// The final update failed: the run may show `in_progress`.
+    pub unfinished: Option<Failure>,
+}
+
+/// Creates the check run `in_progress` with the first 50 of at most [`MAX_ANNOTATIONS`]
+/// annotations (the caller ranks them and counts the rest in the summary), appends 50 a
+/// request, and completes it with the last batch. `Err` only when the run could not be created.
 pub async fn publish(
     http: &Http,
     run: &CheckRun,
     annotations: &[Annotation],
     mut on_retry: impl FnMut(&Failure),
-) -> Result<(u64, usize), Failure> {
-    let mut batches = annotations.chunks(PER_REQUEST);
+) -> Result<Published, Failure> {
+    let kept = &annotations[..annotations.len().min(MAX_ANNOTATIONS)];
+    let batches: Vec<&[Annotation]> = kept.chunks(PER_REQUEST).collect();
     let output = |batch: &[Annotation]| {
         serde_json::json!({
             "title": cut(&run.title, 255),
@@ -58,12 +82,12 @@ pub async fn publish(
             "annotations": batch,
         })
     };
+    let first = batches.first().copied().unwrap_or(&[]);
     let body = serde_json::json!({
         "name": run.name,
         "head_sha": run.head_sha,
-        "status": "completed",
-        "conclusion": run.conclusion,
-        "output": output(batches.next().unwrap_or(&[])),
+        "status": "in_progress",
+        "output": output(first),
     });
     let route = format!("/repos/{}/{}/check-runs", run.owner, run.repo);
     let created: Value = http
@@ -75,13 +99,56 @@ pub async fn publish(
         .and_then(Value::as_u64)
         .ok_or_else(|| Failure::Decode("the created check run has no id".to_string()))?;
     let update = format!("{route}/{id}");
-    let mut requests = 1;
-    for batch in batches {
+    let mut done = Published {
+        id,
+        sent: first.len(),
+        requests: 1,
+        stopped: None,
+        unfinished: None,
+    };
+    let (middle, last) = match batches.len() {
+        0 | 1 => (&[][..], &[][..]),
+        n => (&batches[1..n - 1], batches[n - 1]),
+    };
+    for batch in middle {
         let body = serde_json::json!({ "output": output(batch) });
-        http.patch(&body, &update, &mut on_retry).await?;
-        requests += 1;
+        done.requests += 1;
+        match http.patch(&body, &update, &mut on_retry).await {
+            Ok(_) => done.sent += batch.len(),
+            Err(f) => {
+                done.stopped = Some(f);
+                break;
+            }
+        }
     }
-    Ok((id, requests))
+    let last = if done.stopped.is_some() {
+        &[][..]
+    } else {
+        last
+    };
+    let body = serde_json::json!({
+        "status": "completed",
+        "conclusion": run.conclusion,
+        "output": output(last),
+    });
+    done.requests += 1;
+    match http.patch(&body, &update, &mut on_retry).await {
+        Ok(_) => done.sent += last.len(),
+        Err(f) => done.unfinished = Some(f),
+    }
+    Ok(done)
+}
+
+/// A message cut to GitHub's [`MAX_MESSAGE`] bytes, on a character boundary, with `…`.
+pub fn cap_message(m: &str) -> String {
+    if m.len() <= MAX_MESSAGE {
+        return m.to_string();
+    }
+    let mut end = MAX_MESSAGE - '…'.len_utf8();
+    while !m.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &m[..end])
 }
 
 /// At most `max` characters, with `…` when cut.
@@ -114,5 +181,17 @@ mod tests {
         };
         let v = serde_json::to_value(&a).unwrap();
         assert!(v.get("start_column").is_none() && v["annotation_level"] == "failure");
+    }
+
+    #[test]
+    fn messages_are_capped_at_64_kb_on_a_character_boundary() {
+        let long = "é".repeat(MAX_MESSAGE);
+        let capped = cap_message(&long);
+        assert!(capped.len() <= MAX_MESSAGE && capped.ends_with('…'));
+        assert_eq!(
+            cap_message("short"),
+            "short",
+            "control: short messages stay"
+        );
     }
 }

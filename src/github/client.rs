@@ -127,6 +127,8 @@ pub struct Http {
     pub timeout: Duration,
     /// The API URL's `scheme://host[:port]`: the only origin a pagination link may lead to.
     origin: String,
+    /// How many times a rate-limited request is tried again (each after GitHub's wait).
+    rate_retries: usize,
 }
 
 /// The request methods `ci` uses, with their JSON bodies.
@@ -253,7 +255,14 @@ impl Http {
             crab,
             timeout,
             origin: base.origin().ascii_serialization(),
+            rate_retries: RETRIES.len(),
         })
+    }
+
+    /// The same client, trying a rate-limited request again at most `n` times.
+    pub fn with_rate_retries(mut self, n: usize) -> Http {
+        self.rate_retries = n;
+        self
     }
 
     /// One request (a GET, or a POST of `body`) with the time limit; server errors and broken
@@ -288,7 +297,7 @@ impl Http {
         uri: &str,
         mut on_retry: impl FnMut(&Failure),
     ) -> Result<Answer, Failure> {
-        let mut attempt = 0;
+        let (mut attempt, mut rated) = (0, 0);
         loop {
             let (failure, wait) =
                 match tokio::time::timeout(self.timeout, self.once(verb, uri)).await {
@@ -297,9 +306,12 @@ impl Http {
                     Ok(Err(e)) => (classify(e, self.timeout), None),
                     Err(_) => (Failure::Timeout(self.timeout), None),
                 };
-            let delay = match (&failure, RETRIES.get(attempt)) {
-                (Failure::RateLimited { .. }, Some(_)) => wait.filter(|w| *w <= MAX_RATE_WAIT),
-                (f, Some(d)) if f.transient() => Some(*d),
+            let delay = match &failure {
+                Failure::RateLimited { .. } if rated < self.rate_retries => {
+                    rated += 1;
+                    wait.filter(|w| *w <= MAX_RATE_WAIT)
+                }
+                f if f.transient() => RETRIES.get(attempt).copied(),
                 _ => None,
             };
             let Some(delay) = delay else {
@@ -324,7 +336,13 @@ impl Http {
                 .map(str::to_string)
         };
         let status = res.status().as_u16();
-        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<u64>().ok());
+        // `retry-after` in seconds, else `x-ratelimit-reset` (epoch seconds) from now.
+        let reset = header("x-ratelimit-reset")
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(|at| at.saturating_sub(chrono::Utc::now().timestamp().max(0) as u64));
+        let retry_after = header("retry-after")
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .or(reset);
         let (link, remaining) = (header("link"), header("x-ratelimit-remaining"));
         let body = self.crab.body_to_string(res).await?;
         Ok(Answer {

@@ -15,6 +15,30 @@ pub struct PullRequest {
     pub head_sha: Option<String>,
     /// `pull_request.merge_commit_sha`: the test merge GitHub made (absent while it cannot).
     pub merge_sha: Option<String>,
+    /// `pull_request.user.login`: who opened it (`dependabot[bot]` gets a read-only token).
+    pub author: Option<String>,
+}
+
+impl PullRequest {
+    /// Why this pull request's `pull_request` run has a read-only token, if it has: a fork's,
+    /// or Dependabot's.
+    pub fn read_only(&self) -> Option<&'static str> {
+        if self.from_fork {
+            Some("this pull request comes from a fork")
+        } else if self.author.as_deref() == Some("dependabot[bot]") {
+            Some("this pull request is Dependabot's")
+        } else {
+            None
+        }
+    }
+}
+
+/// A merge group's `(base_sha, head_sha)` from a `merge_group` event payload.
+pub fn merge_group(payload: &str) -> Option<(String, String)> {
+    let v: Value = serde_json::from_str(payload).ok()?;
+    let g = v.get("merge_group")?;
+    let sha = |k: &str| g.get(k).and_then(Value::as_str).map(str::to_string);
+    Some((sha("base_sha")?, sha("head_sha")?))
 }
 
 /// Reads the pull request from an event payload; `None` when it is not about one.
@@ -51,6 +75,11 @@ pub fn pull_request(payload: &str) -> Option<PullRequest> {
         from_fork,
         head_sha: sha(pr.get("head").and_then(|h| h.get("sha"))),
         merge_sha: sha(pr.get("merge_commit_sha")),
+        author: pr
+            .get("user")
+            .and_then(|u| u.get("login"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
 }
 
@@ -72,6 +101,7 @@ mod tests {
                 from_fork: true,
                 head_sha: Some("aaaa".into()),
                 merge_sha: Some("cccc".into()),
+                author: None,
             })
         );
         let same = r#"{"pull_request": {"number": 8,

@@ -18,28 +18,84 @@ pub struct ChangedFile {
     pub previous_filename: Option<String>,
 }
 
-/// Every path the pull request touches (a rename counts its old path too).
+/// The files GitHub lists for a pull request, each once (a rename is one file with two paths).
+pub struct Listed {
+    /// How many files were listed: what `changed_files` counts.
+    pub files: usize,
+    /// Every path they touch (a rename's old path too).
+    pub paths: Vec<String>,
+}
+
+/// The files the pull request changes, as far as GitHub lists them.
 pub async fn changed_files(
     http: &Http,
     owner: &str,
     repo: &str,
     number: u64,
     mut on_retry: impl FnMut(&Failure),
-) -> Result<Vec<String>, Failure> {
+) -> Result<Listed, Failure> {
     let mut uri = format!("/repos/{owner}/{repo}/pulls/{number}/files?per_page=100");
-    let mut files = Vec::new();
+    let mut listed = Listed {
+        files: 0,
+        paths: Vec::new(),
+    };
     for _ in 0..MAX_PAGES {
         let answer = http.request(None, &uri, &mut on_retry).await?;
         for f in answer.json::<Vec<ChangedFile>>()? {
-            files.push(f.filename);
-            files.extend(f.previous_filename);
+            listed.files += 1;
+            listed.paths.push(f.filename);
+            listed.paths.extend(f.previous_filename);
         }
         match answer.next_page()? {
             Some(next) => uri = next,
             None => break,
         }
     }
-    Ok(files)
+    Ok(listed)
+}
+
+/// The compare API lists at most this many files of a comparison.
+pub const MAX_COMPARED: usize = 300;
+
+/// The files changed between two commits (`GET /repos/{owner}/{repo}/compare/{base}...{head}`,
+/// at most [`MAX_COMPARED`]).
+pub async fn compared_files(
+    http: &Http,
+    owner: &str,
+    repo: &str,
+    (base, head): (&str, &str),
+    on_retry: impl FnMut(&Failure),
+) -> Result<Listed, Failure> {
+    #[derive(serde::Deserialize)]
+    struct Comparison {
+        #[serde(default)]
+        files: Vec<ChangedFile>,
+    }
+    let uri = format!("/repos/{owner}/{repo}/compare/{base}...{head}");
+    let c: Comparison = http.request(None, &uri, on_retry).await?.json()?;
+    let mut listed = Listed {
+        files: c.files.len(),
+        paths: Vec::new(),
+    };
+    for f in c.files {
+        listed.paths.push(f.filename);
+        listed.paths.extend(f.previous_filename);
+    }
+    Ok(listed)
+}
+
+/// `changed_files` of the pull request itself (`GET /repos/{owner}/{repo}/pulls/{n}`), for an
+/// event whose payload lacks it.
+pub async fn changed_count(
+    http: &Http,
+    owner: &str,
+    repo: &str,
+    number: u64,
+    on_retry: impl FnMut(&Failure),
+) -> Result<Option<u64>, Failure> {
+    let uri = format!("/repos/{owner}/{repo}/pulls/{number}");
+    let pr: serde_json::Value = http.request(None, &uri, on_retry).await?.json()?;
+    Ok(pr.get("changed_files").and_then(serde_json::Value::as_u64))
 }
 
 /// Whether each pack (its path relative to the repository root, `/`-separated, empty for the

@@ -16,8 +16,10 @@ use crate::rules::{self, Rule};
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Where the tool and its rule reference live: the repository address of Cargo.toml.
 pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
-/// GitHub keeps at most this many results per run.
+/// The most results a run may hold when uploaded: the file keeps at most this many.
 pub const MAX_RESULTS: usize = 25_000;
+/// Code scanning stores the top this many results of a run, by severity.
+pub const STORED_RESULTS: usize = 5_000;
 /// GitHub's limit for a rule's descriptions, in characters.
 pub const MAX_DESCRIPTION: usize = 1_024;
 /// GitHub's limits for a rule's name, in characters, and for its tags.
@@ -42,6 +44,17 @@ pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic])
     text
 }
 
+/// How many results the reports make, before any limit (as [`render_with`] lists them, with
+/// `extra` findings of the run).
+pub fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
+    let per_pack = |r: &PackReport| {
+        r.diagnostics.len()
+            + r.allowed.len()
+            + r.cases.iter().map(|c| c.failures.len()).sum::<usize>()
+    };
+    reports.iter().map(per_pack).sum::<usize>() + extra.len()
+}
+
 /// [`render`] with another result limit (tests).
 pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> String {
     let log = build(reports, category, limit);
@@ -50,7 +63,7 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
     text
 }
 
-/// Every result of the reports, in their order: findings, allowed warnings (dismissed), and
+/// Every result of the reports, in their order: findings, allowed warnings (suppressed), and
 /// the failures of failed cases.
 fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
     let mut all: Vec<SarifResult<'_>> = Vec::new();
@@ -58,11 +71,13 @@ fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
         for d in &r.diagnostics {
             all.push(result(r, d));
         }
-        // An allowed warning stays a result, dismissed: code scanning shows it as such.
+        // An allowed warning stays a result, suppressed as accepted with the reason (code
+        // scanning does not dismiss an alert for it: `ci` does, docs/configuration.md).
         for a in &r.allowed {
             let mut res = result(r, &a.diagnostic);
             res.suppressions = Some([Suppression {
                 kind: "external",
+                status: "accepted",
                 justification: escape::line(&a.reason).into_owned(),
             }]);
             all.push(res);
@@ -409,6 +424,7 @@ struct SarifResult<'a> {
 #[derive(Serialize)]
 struct Suppression {
     kind: &'static str,
+    status: &'static str,
     justification: String,
 }
 
@@ -456,45 +472,4 @@ struct ResultProperties<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn absolute_paths_are_file_uris_without_a_base() {
-        let a = artifact("/srv/my packs/a/pack.toml");
-        assert_eq!(a.uri, "file:///srv/my%20packs/a/pack.toml");
-        assert_eq!(a.uri_base_id, None);
-        let r = artifact("packs/a/pack.toml");
-        assert_eq!(
-            (r.uri.as_str(), r.uri_base_id),
-            ("packs/a/pack.toml", Some("%SRCROOT%"))
-        );
-    }
-
-    #[test]
-    fn names_and_uris() {
-        assert_eq!(pascal_case("invisible-character"), "InvisibleCharacter");
-        assert_eq!(display_name("redaction"), None);
-        assert_eq!(display_name("a-b").as_deref(), Some("AB"));
-        assert_eq!(
-            encode_uri("packs/a/tests/c/notes/Decision log.md"),
-            "packs/a/tests/c/notes/Decision%20log.md"
-        );
-        assert_eq!(encode_uri("a/é#?%"), "a/%C3%A9%23%3F%25");
-        assert_ne!(
-            encode_uri("a b"),
-            "a b",
-            "control: a space is not a URI character"
-        );
-        assert_eq!(markdown_text("tests/<case>/**"), "tests/\\<case\\>/\\*\\*");
-    }
-
-    #[test]
-    fn long_texts_are_cut_to_the_limit() {
-        let s = "é".repeat(2000);
-        let cut = limit(&s, MAX_DESCRIPTION);
-        assert_eq!(cut.chars().count(), MAX_DESCRIPTION);
-        assert!(cut.ends_with('…'));
-        assert_eq!(limit("short", MAX_DESCRIPTION), "short");
-    }
-}
+mod tests;

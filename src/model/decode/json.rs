@@ -10,7 +10,7 @@ use crate::core::Span;
 /// The document with the escapes of its strings (keys and values) decoded; `None` when
 /// serde_json does not accept it.
 pub fn json_strings(text: &str) -> Option<View> {
-    let mut view = View::default();
+    let mut view = View::with_capacity(text.len());
     decode_document(text, 0, text.len(), &mut view)?;
     Some(view)
 }
@@ -18,19 +18,23 @@ pub fn json_strings(text: &str) -> Option<View> {
 /// One JSON document a line: each line that holds a backslash and that serde_json accepts has
 /// its strings decoded; the other lines are as written. `None` when no line was decoded.
 pub fn jsonl_strings(text: &str) -> Option<View> {
-    let mut view = View::default();
+    let mut view = View::with_capacity(text.len());
     let mut decoded = false;
     let mut start = 0;
     while start < text.len() {
         let end =
             memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
         let line = &text[start..end];
-        let mut line_view = View::default();
-        if memchr::memchr(b'\\', line.as_bytes()).is_some()
-            && decode_document(text, start, end, &mut line_view).is_some()
-        {
-            decoded = true;
-            view.append(line_view);
+        if memchr::memchr(b'\\', line.as_bytes()).is_some() {
+            // Decoded straight into the file's view; a line that turns out not to decode is
+            // taken back and copied as written.
+            let mark = view.mark();
+            if decode_document(text, start, end, &mut view).is_some() {
+                decoded = true;
+            } else {
+                view.rollback(mark);
+                view.copy(text, start, end);
+            }
         } else {
             view.copy(text, start, end);
         }

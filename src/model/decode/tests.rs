@@ -217,3 +217,21 @@ fn mapped_spans_stay_inside_the_text_and_escapes_start_at_a_backslash() {
         }
     }
 }
+
+#[test]
+fn a_rollback_forgets_what_came_after_its_mark() {
+    let raw = "abcdef\\u0041";
+    let mut view = View::default();
+    view.copy(raw, 0, 2);
+    let before = view.clone();
+    let mark = view.mark();
+    // A copy right after the mark extends the last stretch; an escape adds one.
+    view.copy(raw, 2, 6);
+    view.escape('A', Span::new(6, 12));
+    assert_ne!(view, before);
+    view.rollback(mark);
+    assert_eq!(view, before);
+    // Control: going on from there maps as if nothing had been added.
+    view.copy(raw, 2, 4);
+    assert_eq!(view.raw_span(Span::new(1, 4)), Span::new(1, 4));
+}

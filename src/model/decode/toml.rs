@@ -9,7 +9,7 @@ use toml_parser::lexer::TokenKind;
 /// keys, array items, inline tables: every string token) decoded; `None` when it does not parse.
 pub fn toml_strings(text: &str) -> Option<View> {
     crate::model::tomlx::parse(text).ok()?;
-    let mut view = View::default();
+    let mut view = View::with_capacity(text.len());
     let mut at = 0;
     for token in toml_parser::Source::new(text).lex() {
         let multi = match token.kind() {

@@ -29,7 +29,44 @@ pub struct View {
     pub escapes: Vec<Escape>,
 }
 
+/// Where a view stood, to go back to it ([`View::mark`], [`View::rollback`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mark {
+    text: usize,
+    segments: usize,
+    last: Option<Segment>,
+    escapes: usize,
+}
+
 impl View {
+    /// An empty view with room for a text of `len` bytes.
+    pub(super) fn with_capacity(len: usize) -> View {
+        View {
+            text: String::with_capacity(len),
+            // About two stretches an escape; room for an escape every 32 bytes up front.
+            segments: Vec::with_capacity(len / 16 + 4),
+            escapes: Vec::with_capacity(len / 32 + 2),
+        }
+    }
+
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            text: self.text.len(),
+            segments: self.segments.len(),
+            last: self.segments.last().copied(),
+            escapes: self.escapes.len(),
+        }
+    }
+
+    /// Forgets what was added since `mark`.
+    pub(super) fn rollback(&mut self, mark: Mark) {
+        self.text.truncate(mark.text);
+        self.segments.truncate(mark.segments);
+        if let (Some(last), Some(slot)) = (mark.last, self.segments.last_mut()) {
+            *slot = last;
+        }
+        self.escapes.truncate(mark.escapes);
+    }
     /// Appends `raw[from..to]` as written.
     pub(super) fn copy(&mut self, raw: &str, from: usize, to: usize) {
         if from >= to {
@@ -64,18 +101,6 @@ impl View {
             span: raw,
             decoded: c,
         });
-    }
-
-    /// Appends another view of a later part of the same raw text.
-    pub(super) fn append(&mut self, other: View) {
-        let base = self.text.len();
-        self.text.push_str(&other.text);
-        self.segments
-            .extend(other.segments.into_iter().map(|s| Segment {
-                at: s.at + base,
-                ..s
-            }));
-        self.escapes.extend(other.escapes);
     }
 
     /// The segment holding decoded byte `at` (`at` < the text's length).
