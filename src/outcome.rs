@@ -29,6 +29,33 @@ pub struct CaseResult {
     /// refused elements (with the validation rule), rejected proposals (with the reviewer's
     /// note), notes a filter left out, calls not made. A failed case shows them.
     pub reasons: Vec<String>,
+    /// The one event most failures follow from (a reply that is not JSON, a refused change),
+    /// and which failures it explains (docs/output-formats.md, "One cause first").
+    pub cause: Option<Cause>,
+    /// The notes a failed `contains` names, as they stand after the pass (path, text; at most
+    /// [`NOTE_SHOWN`] bytes each): `-v` shows them.
+    pub notes: Vec<(String, String)>,
+}
+
+/// The most of a note `-v` shows, in bytes.
+pub const NOTE_SHOWN: usize = 4096;
+
+/// A failed case's cause: its reason line, and the failures (indices into
+/// [`CaseResult::failures`]) that follow from it.
+#[derive(Debug, Clone, Default)]
+pub struct Cause {
+    pub why: String,
+    pub explains: Vec<usize>,
+}
+
+impl CaseResult {
+    /// The cause of failure `i`, when the case's cause explains it.
+    pub fn cause_of(&self, i: usize) -> Option<&str> {
+        self.cause
+            .as_ref()
+            .filter(|c| c.explains.contains(&i))
+            .map(|c| c.why.as_str())
+    }
 }
 
 /// A warning an `[[allow]]` entry matched, and the entry's reason.

@@ -4,11 +4,13 @@
 //! column count code points as the text output does; a whole-file finding is at 1:1, a finding
 //! with no file (an unreadable pack folder) names the folder and no position; `--case NAME`
 //! matching nothing is the text output's line. `test` leaves warnings out, as its text output
-//! does, and prints one line per failed expectation; nothing is printed for what passed.
+//! does, and prints one line per failed expectation, after `cause <pack>/<case>: <why>` when
+//! one event explains the case's failures (a reply that is not JSON, a refused change);
+//! nothing is printed for what passed.
 
 use std::fmt::Write;
 
-use super::machine::{message, typed_path};
+use super::machine::{message, placed, typed_path};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
@@ -31,6 +33,15 @@ pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> Strin
             let _ = writeln!(out, "error no case named {}", escape::line(name));
         }
         for c in &r.cases {
+            if let Some(cause) = c.cause.as_ref().filter(|_| !c.failures.is_empty()) {
+                let label = r.case_label(&c.name);
+                let _ = writeln!(
+                    out,
+                    "cause {}: {}",
+                    escape::line(&label),
+                    escape::line(&cause.why)
+                );
+            }
             for f in &c.failures {
                 finding(&mut out, r, f);
             }
@@ -43,8 +54,14 @@ pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> Strin
     out
 }
 
-/// `path:line:col: severity[rule-id] message`.
+/// `path:line:col: severity[rule-id] message`; a redaction finding one line per secret.
 fn finding(out: &mut String, r: &PackReport, d: &Diagnostic) {
+    for d in placed(d) {
+        line(out, r, &d);
+    }
+}
+
+fn line(out: &mut String, r: &PackReport, d: &Diagnostic) {
     let at = match &d.file {
         Some(file) => format!(
             "{}:{}:{}",

@@ -87,9 +87,13 @@ fn pack(r: &PackReport, mode: Mode) -> Pack {
                     failures: c
                         .failures
                         .iter()
-                        .map(|d| {
+                        .enumerate()
+                        .map(|(i, d)| {
                             let line = format!("FAIL {}: {}", r.case_label(&c.name), d.message);
-                            diagnostic(r, d, line)
+                            Diag {
+                                cause: c.cause_of(i).map(esc),
+                                ..diagnostic(r, d, line)
+                            }
                         })
                         .collect(),
                     reasons: c.reasons.iter().map(|w| esc(w)).collect(),
@@ -131,7 +135,20 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         end_column: g.end_col,
         message: message(d),
         text: esc(&line),
+        secrets: d
+            .secrets
+            .iter()
+            .map(|s| JsonSecret {
+                kind: s.kind,
+                line: s.region.line,
+                column: s.region.col,
+                end_line: s.region.end_line,
+                end_column: s.region.end_col,
+                masked: s.masked.clone(),
+            })
+            .collect(),
         evidence: d.evidence,
+        cause: None,
     }
 }
 
@@ -200,6 +217,23 @@ struct Diag {
     text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     evidence: Option<&'static str>,
+    /// A failed expectation: the one event it follows from (a reply that is not JSON, a refused
+    /// change), when the case has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<String>,
+    /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    secrets: Vec<JsonSecret>,
+}
+
+#[derive(Serialize)]
+struct JsonSecret {
+    kind: &'static str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    masked: String,
 }
 
 #[derive(Serialize)]

@@ -1,5 +1,5 @@
 //! `--junit FILE` (`test`): JUnit XML as the usual CI test reporters read it. One `testsuite`
-//! per pack, one `testcase` per case with one `failure` per failed expectation; a pack whose
+//! per pack, one `testcase` per case with one `failure` holding every failed expectation; a pack whose
 //! validation failed is one failing testcase named `check`, and an unmatched `--case NAME` one
 //! failing testcase named `NAME`. No times or host names: the same results give the same bytes.
 
@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
-use crate::outcome::PackReport;
+use crate::outcome::{CaseResult, PackReport};
 
 /// A testcase as written: its name and its failures (type, message, body).
 struct TestCase {
@@ -101,26 +101,44 @@ fn suite(r: &PackReport) -> (String, Vec<TestCase>) {
     for c in &r.cases {
         cases.push(TestCase {
             name: c.name.clone(),
-            failures: c
-                .failures
-                .iter()
-                .map(|f| {
-                    let at = f
-                        .file
-                        .as_deref()
-                        .map(|file| format!("\nat {}{}:{}", r.prefix, file, f.region.line))
-                        .unwrap_or_default();
-                    let why: String = c.reasons.iter().map(|w| format!("\nbecause {w}")).collect();
-                    (
-                        f.rule.id.to_string(),
-                        f.message.clone(),
-                        format!("FAIL {}/{}: {}{}{}", name, c.name, f.message, at, why),
-                    )
-                })
-                .collect(),
+            failures: case_failure(r, &name, c).into_iter().collect(),
         });
     }
     (name, cases)
+}
+
+/// A failed case as one `<failure>` (several in one testcase are rejected by some readers):
+/// its message is the cause, or the first failure and how many more; its text the cause, every
+/// `FAIL` line with its place in `case.toml`, then the other reasons.
+fn case_failure(r: &PackReport, suite: &str, c: &CaseResult) -> Option<(String, String, String)> {
+    let first = c.failures.first()?;
+    let n = c.failures.len();
+    let cause = c.cause.as_ref().map(|k| k.why.as_str());
+    let message = match cause {
+        Some(why) => format!("{n} failed expectation{}; cause: {why}", plural(n)),
+        None if n == 1 => first.message.clone(),
+        None => format!("{} (and {} more)", first.message, n - 1),
+    };
+    let mut body: Vec<String> = cause.iter().map(|why| format!("cause: {why}")).collect();
+    for f in &c.failures {
+        let at = f
+            .file
+            .as_deref()
+            .map(|file| format!("\nat {}{}:{}", r.prefix, file, f.region.line))
+            .unwrap_or_default();
+        body.push(format!("FAIL {suite}/{}: {}{at}", c.name, f.message));
+    }
+    body.extend(
+        c.reasons
+            .iter()
+            .filter(|w| Some(w.as_str()) != cause)
+            .map(|w| format!("because {w}")),
+    );
+    Some((first.rule.id.to_string(), message, body.join("\n")))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// Text for an XML 1.0 attribute or element: each line escaped as the text output escapes it

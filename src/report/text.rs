@@ -12,7 +12,8 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
 }
 
 /// `-v`: the page's lines, and after a failed case's `FAIL` lines, why it failed, one
-/// `  reason: ...` line each (docs/output-formats.md).
+/// `  reason: ...` line each, then each note a failed `contains` names, as the pass left it
+/// (docs/output-formats.md).
 pub fn render_verbose(reports: &[PackReport], mode: Mode) -> String {
     render_with(reports, mode, true)
 }
@@ -58,6 +59,7 @@ fn render_with(reports: &[PackReport], mode: Mode, verbose: bool) -> String {
                         for why in &c.reasons {
                             line(&mut out, &format!("  reason: {why}"));
                         }
+                        notes(&mut out, c);
                     }
                 }
             }
@@ -65,6 +67,27 @@ fn render_with(reports: &[PackReport], mode: Mode, verbose: bool) -> String {
     }
     out
 }
+
+/// `-v`: each note a failed `contains` names, as the pass left it, one `    | ` line a line
+/// (at most [`NOTE_LINES`] lines).
+fn notes(out: &mut String, c: &crate::outcome::CaseResult) {
+    for (path, text) in &c.notes {
+        line(out, &format!("  note {path} after the pass:"));
+        let lines: Vec<&str> = text.lines().collect();
+        for l in lines.iter().take(NOTE_LINES) {
+            line(out, format!("    | {l}").trim_end());
+        }
+        if lines.len() > NOTE_LINES {
+            line(
+                out,
+                &format!("    | ... {} more lines", lines.len() - NOTE_LINES),
+            );
+        }
+    }
+}
+
+/// The most lines of a note `-v` prints.
+const NOTE_LINES: usize = 40;
 
 /// `ok <name> <version>`; in a run over several packs `ok <dir>: <name> <version>`.
 pub fn ok_line(r: &PackReport) -> String {

@@ -266,8 +266,7 @@ pub fn check_file(
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
     let css = Format::of(&f.path) == Some(Format::Css);
     let plain = view.is_none()
-        && text.is_some_and(|t| t.invisible.is_empty() && t.ignorable.is_empty())
-        && f.bytes.is_ascii();
+        && text.is_some_and(|t| !t.non_ascii && t.invisible.is_empty() && t.ignorable.is_empty());
     let folded = if plain { None } else { fold(hay) };
     // Under tests/ only URLs count: a file without `://` once folded (most transcripts) costs a
     // byte search, not the whole scan.

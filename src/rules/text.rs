@@ -238,6 +238,9 @@ pub struct TextScan {
     pub not_utf8: Option<usize>,
     /// The unusual spaces of the valid prefix.
     pub unusual_spaces: Vec<UnusualSpace>,
+    /// Whether a byte past ASCII was met (a file without one folds to itself when it holds no
+    /// hidden character: `core::fold`).
+    pub non_ascii: bool,
 }
 
 /// The character at the start of `bytes` when it is UTF-8 (`bytes` is not empty).
@@ -252,7 +255,7 @@ fn decode(bytes: &[u8]) -> Option<char> {
 pub fn scan_bytes(bytes: &[u8]) -> TextScan {
     let (mut invisible, mut ignorable) = (Vec::new(), Vec::new());
     let mut unusual_spaces = Vec::new();
-    let mut not_utf8 = None;
+    let (mut not_utf8, mut non_ascii) = (None, false);
     let mut i = 0;
     // Where the block the fast path last refused ends.
     let mut slow_until = 0;
@@ -277,6 +280,7 @@ pub fn scan_bytes(bytes: &[u8]) -> TextScan {
             i += 1;
             continue;
         }
+        non_ascii |= b >= 0x80;
         let (c, len) = if b < 0x80 {
             (b as char, 1)
         } else if let Some(c) = decode(&bytes[i..]) {
@@ -314,6 +318,7 @@ pub fn scan_bytes(bytes: &[u8]) -> TextScan {
         ignorable,
         not_utf8,
         unusual_spaces,
+        non_ascii,
     }
 }
 

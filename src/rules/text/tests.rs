@@ -88,6 +88,12 @@ fn unusual_spaces_are_found_in_order_and_common_ones_are_not() {
             (Span::new(22, 25), '\u{1680}')
         ]
     );
+    assert!(scan_bytes(text.as_bytes()).non_ascii);
+    assert!(!scan_bytes(&[b'a'; 100]).non_ascii, "control: plain ASCII");
+    assert!(
+        scan_bytes(&[b'a', 0xFF]).non_ascii,
+        "a byte that is not UTF-8 is past ASCII"
+    );
     // Control: the spaces of ordinary text in French, Japanese and Chinese are not unusual.
     assert!(unusual_spaces("a b\u{A0}: \u{202F}; \u{3000}x\t\n".as_bytes()).is_empty());
 }
