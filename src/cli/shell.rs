@@ -192,6 +192,10 @@ mod tests {
         }
         assert!(seen > 20, "every command's options: {seen}");
         assert_eq!(page.matches("\n.el ").count(), 1, "one preamble");
+        assert!(
+            page.contains("\\fB130\\fR"),
+            "the exit status of an interrupted run"
+        );
         for section in ["EXIT STATUS", "FILES", "EXAMPLES"] {
             assert!(
                 page.contains(&format!(".SH \"{section}\""))

@@ -88,6 +88,45 @@ pub struct Diagnostic {
     /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
     /// checksum holds), for JSON and SARIF only.
     pub evidence: Option<&'static str>,
+    /// The redaction finding's secrets, every one of the file, in file order (empty for every
+    /// other finding). The text line names the file once; the other formats place each.
+    pub secrets: Vec<Secret>,
+}
+
+/// One secret of a file: where it is and how every format shows it, never whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// The detector's kind (`github-pat`).
+    pub kind: &'static str,
+    /// Byte span of the secret as written in the file.
+    pub span: Span,
+    /// Filled by `rules::resolve`, as [`Diagnostic::region`] and [`Diagnostic::fingerprint`].
+    pub region: Region,
+    pub fingerprint: Option<String>,
+    /// As [`Diagnostic::evidence`], for this secret.
+    pub evidence: Option<&'static str>,
+    /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
+    pub masked: String,
+}
+
+impl Secret {
+    /// `secret` is the secret's text (decoded when the file spells it with escapes); only its
+    /// first four characters are kept, any but a visible ASCII one as `U+XXXX`.
+    pub fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
+        let shown = |c: char| match c.is_ascii_graphic() {
+            true => c.to_string(),
+            false => format!("U+{:04X}", c as u32),
+        };
+        let head: String = secret.chars().take(4).map(shown).collect();
+        Secret {
+            kind,
+            span,
+            region: Region::default(),
+            fingerprint: None,
+            evidence: None,
+            masked: format!("{head}\u{2026}[{kind}]"),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -106,6 +145,7 @@ impl Diagnostic {
             },
             fingerprint: None,
             hint: None,
+            secrets: Vec::new(),
             evidence: None,
         }
     }
@@ -165,6 +205,7 @@ impl Diagnostic {
             style: Style::Bare,
             fingerprint: None,
             hint: None,
+            secrets: Vec::new(),
             evidence: None,
         }
     }
@@ -172,6 +213,12 @@ impl Diagnostic {
     /// Adds a help line beyond the rule's (see [`Diagnostic::hint`]).
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Attaches the secrets a redaction finding covers (see [`Diagnostic::secrets`]).
+    pub fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
+        self.secrets = secrets;
         self
     }
 

@@ -20,7 +20,7 @@ mod severity;
 pub mod suggest;
 mod unicode;
 
-pub use diagnostic::{Diagnostic, Region, Span, Style};
+pub use diagnostic::{Diagnostic, Region, Secret, Span, Style};
 pub use line_index::LineIndex;
 pub use rule::{Precision, Rule};
 pub use severity::Severity;

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::machine::{message, typed_path};
+use super::machine::{message, placed, typed_path};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
@@ -54,8 +54,14 @@ pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> Strin
     out
 }
 
-/// `path:line:col: severity[rule-id] message`.
+/// `path:line:col: severity[rule-id] message`; a redaction finding one line per secret.
 fn finding(out: &mut String, r: &PackReport, d: &Diagnostic) {
+    for d in placed(d) {
+        line(out, r, &d);
+    }
+}
+
+fn line(out: &mut String, r: &PackReport, d: &Diagnostic) {
     let at = match &d.file {
         Some(file) => format!(
             "{}:{}:{}",

@@ -12,7 +12,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::machine;
-use crate::core::{Diagnostic, Severity, escape};
+use crate::core::{Diagnostic, Severity, Span, escape};
 use crate::outcome::{Mode, PackReport};
 
 /// Where the renderer gets a file's text: `(report, pack-relative path)` → its text.
@@ -197,8 +197,10 @@ fn finding<'a>(
     vec![group]
 }
 
-/// The ` --> ` line and, when the finding has a span and the file is at hand, the snippet;
-/// then a `note:` naming each invisible character the snippet shows as `U+XXXX`.
+/// The ` --> ` line and, when the finding has a span and the file is at hand, the snippet (a
+/// redaction finding: one snippet per secret of its file, labelled with the masked secret);
+/// then a `note:` naming each invisible character the snippets show as `U+XXXX`. Every secret
+/// the file holds is shown masked in any snippet of it, never whole.
 fn location(
     r: &PackReport,
     d: &Diagnostic,
@@ -215,15 +217,32 @@ fn location(
             None => origin.into(),
         }];
     };
-    let excerpt = Excerpt::new(src, span.start.min(src.len()), span.end.min(src.len()));
-    let mut out: Vec<annotate_snippets::Element<'static>> = vec![
-        Snippet::source(excerpt.text)
-            .line_start(d.region.line)
-            .path(path)
-            .annotation(AnnotationKind::Primary.span(excerpt.start..excerpt.end))
-            .into(),
-    ];
-    for c in excerpt.hidden {
+    let masks = masks(r, file);
+    let places: Vec<(Span, usize, Option<String>)> = if d.secrets.is_empty() {
+        vec![(span, d.region.line, None)]
+    } else {
+        let each = d.secrets.iter();
+        each.map(|s| (s.span, s.region.line, Some(s.masked.clone())))
+            .collect()
+    };
+    let mut out: Vec<annotate_snippets::Element<'static>> = Vec::new();
+    let mut hidden: Vec<char> = Vec::new();
+    for (span, line, label) in places {
+        let (start, end) = (span.start.min(src.len()), span.end.min(src.len()));
+        let excerpt = Excerpt::new(src, start, end, &masks);
+        let mut mark = AnnotationKind::Primary.span(excerpt.start..excerpt.end);
+        if let Some(label) = label {
+            mark = mark.label(label);
+        }
+        let snippet = Snippet::source(excerpt.text).line_start(line);
+        out.push(snippet.path(path.clone()).annotation(mark).into());
+        for c in excerpt.hidden {
+            if !hidden.contains(&c) {
+                hidden.push(c);
+            }
+        }
+    }
+    for c in hidden {
         let name = unicode_names2::name(c)
             .map(|n| n.to_string())
             .unwrap_or_else(|| "an unnamed character".to_string());
@@ -233,6 +252,18 @@ fn location(
                 .into(),
         );
     }
+    out
+}
+
+/// The secrets of `file` (its redaction finding's), each span with its masked text.
+fn masks<'r>(r: &'r PackReport, file: &str) -> Vec<(Span, &'r str)> {
+    let mut out: Vec<(Span, &str)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.as_deref() == Some(file))
+        .flat_map(|d| d.secrets.iter().map(|s| (s.span, s.masked.as_str())))
+        .collect();
+    out.sort_by_key(|m| m.0.start);
     out
 }
 
@@ -247,7 +278,8 @@ struct Excerpt {
 }
 
 impl Excerpt {
-    fn new(src: &str, start: usize, end: usize) -> Excerpt {
+    /// `masks`: spans of `src` shown as their masked text (secrets), in order, not overlapping.
+    fn new(src: &str, start: usize, end: usize, masks: &[(Span, &str)]) -> Excerpt {
         let floor = |mut i: usize| {
             while !src.is_char_boundary(i) {
                 i -= 1;
@@ -265,6 +297,9 @@ impl Excerpt {
         let mut text = String::with_capacity(last - first + 8);
         let (mut new_start, mut new_end) = (0, 0);
         let mut hidden = Vec::new();
+        // The mask the previous character was in: a mask's text is written once, at its first
+        // character shown.
+        let mut in_mask: Option<usize> = None;
         for (i, c) in src[first..last].char_indices() {
             let at = first + i;
             if at == start {
@@ -273,6 +308,23 @@ impl Excerpt {
             if at == end {
                 new_end = text.len();
             }
+            let mask = masks.iter().position(|(m, _)| m.start <= at && at < m.end);
+            if let Some(k) = mask {
+                let (m, shown) = masks[k];
+                if in_mask != Some(k) {
+                    let before = text.len();
+                    text.push_str(shown);
+                    if (m.start..m.end).contains(&start) {
+                        new_start = before;
+                    }
+                    if m.start < end && end <= m.end {
+                        new_end = text.len();
+                    }
+                }
+                in_mask = Some(k);
+                continue;
+            }
+            in_mask = None;
             let shown = escape::line(c.encode_utf8(&mut [0; 4])).into_owned();
             if c != '\t' && shown.len() != c.len_utf8() {
                 text.push_str(&shown);

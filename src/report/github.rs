@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::machine::{location_path, raw_message};
+use super::machine::{location_path, message_with_secrets};
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
 use crate::outcome::{Mode, PackReport};
@@ -78,7 +78,7 @@ pub fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
         "::{} {}::{}",
         d.severity.as_str(),
         props,
-        data(&raw_message(d))
+        data(&message_with_secrets(d))
     );
 }
 

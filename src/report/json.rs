@@ -135,6 +135,18 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         end_column: g.end_col,
         message: message(d),
         text: esc(&line),
+        secrets: d
+            .secrets
+            .iter()
+            .map(|s| JsonSecret {
+                kind: s.kind,
+                line: s.region.line,
+                column: s.region.col,
+                end_line: s.region.end_line,
+                end_column: s.region.end_col,
+                masked: s.masked.clone(),
+            })
+            .collect(),
         evidence: d.evidence,
         cause: None,
     }
@@ -209,6 +221,19 @@ struct Diag {
     /// change), when the case has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     cause: Option<String>,
+    /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    secrets: Vec<JsonSecret>,
+}
+
+#[derive(Serialize)]
+struct JsonSecret {
+    kind: &'static str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    masked: String,
 }
 
 #[derive(Serialize)]

@@ -21,6 +21,41 @@ pub fn raw_message(d: &Diagnostic) -> String {
     }
 }
 
+/// The findings a diagnostic is where each is placed: a redaction finding is one per secret of
+/// its file (at the secret, its message naming the secret's kind and its masked text,
+/// `redaction would change it (github-pat): ghp_…[github-pat]`); any other, itself. The
+/// formats that place every secret (`full`'s titles aside: `concise`, SARIF) render these;
+/// counts stay counts of diagnostics.
+pub fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
+    if d.secrets.is_empty() {
+        return vec![std::borrow::Cow::Borrowed(d)];
+    }
+    d.secrets
+        .iter()
+        .map(|s| {
+            let mut one = d.clone();
+            one.secrets = Vec::new();
+            one.span = Some(s.span);
+            one.region = s.region;
+            one.fingerprint = s.fingerprint.clone();
+            one.evidence = s.evidence;
+            one.message = format!("redaction would change it ({}): {}", s.kind, s.masked);
+            std::borrow::Cow::Owned(one)
+        })
+        .collect()
+}
+
+/// The masked secrets of a redaction finding after its message (`...: ghp_…[github-pat],
+/// AKIA…[aws-access-token]`), for the formats with one entry per finding (annotations).
+pub fn message_with_secrets(d: &Diagnostic) -> String {
+    let mut m = raw_message(d);
+    for (i, s) in d.secrets.iter().enumerate() {
+        m.push_str(if i == 0 { ": " } else { ", " });
+        m.push_str(&s.masked);
+    }
+    m
+}
+
 /// The `/`-separated path, relative to the working folder, of the file a diagnostic points at;
 /// with no file (an unreadable pack folder, a pack without files), the pack folder itself.
 pub fn location_path(r: &PackReport, d: &Diagnostic) -> String {

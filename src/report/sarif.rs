@@ -48,7 +48,11 @@ pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic])
 /// `extra` findings of the run).
 pub fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
     let per_pack = |r: &PackReport| {
-        r.diagnostics.len()
+        // A redaction finding is one result per secret (`all_results`).
+        r.diagnostics
+            .iter()
+            .map(|d| d.secrets.len().max(1))
+            .sum::<usize>()
             + r.allowed.len()
             + r.cases.iter().map(|c| c.failures.len()).sum::<usize>()
     };
@@ -68,8 +72,8 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
 fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
     let mut all: Vec<SarifResult<'_>> = Vec::new();
     for r in reports {
-        for d in &r.diagnostics {
-            all.push(result(r, d));
+        for d in r.diagnostics.iter().flat_map(super::machine::placed) {
+            all.push(result(r, &d));
         }
         // An allowed warning stays a result, suppressed as accepted with the reason (code
         // scanning does not dismiss an alert for it: `ci` does, docs/configuration.md).
@@ -162,7 +166,7 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
     }
 }
 
-fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
+fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
     let region = &d.region;
     SarifResult {
         rule_id: d.rule.id,
@@ -180,8 +184,8 @@ fn result<'a>(r: &'a PackReport, d: &'a Diagnostic) -> SarifResult<'a> {
                 },
             },
         }],
-        partial_fingerprints: d.fingerprint.as_deref().map(|h| Fingerprints {
-            primary_location_line_hash: h,
+        partial_fingerprints: d.fingerprint.as_ref().map(|h| Fingerprints {
+            primary_location_line_hash: h.clone(),
         }),
         suppressions: None,
         properties: ResultProperties {
@@ -415,7 +419,7 @@ struct SarifResult<'a> {
     message: Text,
     locations: [Location; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
-    partial_fingerprints: Option<Fingerprints<'a>>,
+    partial_fingerprints: Option<Fingerprints>,
     #[serde(skip_serializing_if = "Option::is_none")]
     suppressions: Option<[Suppression; 1]>,
     properties: ResultProperties<'a>,
@@ -460,8 +464,8 @@ struct Region {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Fingerprints<'a> {
-    primary_location_line_hash: &'a str,
+struct Fingerprints {
+    primary_location_line_hash: String,
 }
 
 #[derive(Serialize)]

@@ -169,6 +169,9 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
                 .entry(file.clone())
                 .or_insert_with(|| LineIndex::new(&f.bytes));
             d.region = idx.region(span);
+            for secret in &mut d.secrets {
+                secret.region = idx.region(secret.span);
+            }
         }
         let lines = hashes.entry(file.clone()).or_insert_with(|| {
             if f.complete {
@@ -177,12 +180,11 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
                 fingerprint::known_line_hashes(&f.bytes)
             }
         });
-        d.fingerprint = d
-            .region
-            .line
-            .checked_sub(1)
-            .and_then(|i| lines.get(i))
-            .cloned();
+        let hash = |line: usize| line.checked_sub(1).and_then(|i| lines.get(i)).cloned();
+        d.fingerprint = hash(d.region.line);
+        for secret in &mut d.secrets {
+            secret.fingerprint = hash(secret.region.line);
+        }
     }
 }
 

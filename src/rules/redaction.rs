@@ -1,11 +1,12 @@
 //! Redaction: a file that hippo's secret redaction would change (docs/redaction.md).
 //!
-//! The detectors live in [`crate::model::redact`]; this rule asks them for the first match of every
+//! The detectors live in [`crate::model::redact`]; this rule asks them for every match of every
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
-//! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`) but located for SARIF.
+//! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`), carrying every secret
+//! of the file, masked, for the formats that place each (docs/output-formats.md).
 use super::declare::declare_rules;
-use crate::core::{Diagnostic, Severity};
+use crate::core::{Diagnostic, Secret, Severity};
 use crate::model::decode::View;
 use crate::pack::{Pack, PackFile};
 
@@ -20,6 +21,8 @@ declare_rules! {
     ///
     /// How to fix: Replace the secret-looking text with a placeholder such as YOUR_API_KEY, <token>
     /// or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).
+    /// If the key was ever committed, revoke it with its provider: it stays in the repository's
+    /// history after the file is fixed.
     pub static REDACTION = "redaction", Error, High, security_severity = "7.5";
 }
 
@@ -56,22 +59,34 @@ pub fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) 
         return;
     }
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
-    if let Some(m) = crate::model::redact::first_match_bytes(hay) {
-        let span = view.map_or(m.span, |v| v.raw_span(m.span));
-        let mut d = Diagnostic::key(
-            &REDACTION,
-            &f.path,
-            span,
-            format!("redaction would change it ({})", m.kind),
-        );
-        // A checksum that holds is evidence, never the condition (docs/redaction.md).
-        d.evidence = m.verified.then_some("verified-shape");
-        out.push(if f.in_tests() {
-            d
-        } else {
-            d.with_severity(Severity::Warning)
-        });
-    }
+    let matches = crate::model::redact::matches_bytes(hay);
+    let Some(first) = matches.first() else {
+        return;
+    };
+    let secrets = matches
+        .iter()
+        .map(|m| {
+            let text = String::from_utf8_lossy(&hay[m.span.start..m.span.end]);
+            let span = view.map_or(m.span, |v| v.raw_span(m.span));
+            let mut secret = Secret::new(m.kind, span, &text);
+            secret.evidence = m.verified.then_some("verified-shape");
+            secret
+        })
+        .collect::<Vec<_>>();
+    let mut d = Diagnostic::key(
+        &REDACTION,
+        &f.path,
+        secrets[0].span,
+        format!("redaction would change it ({})", first.kind),
+    )
+    .with_secrets(secrets);
+    // A checksum that holds is evidence, never the condition (docs/redaction.md).
+    d.evidence = d.secrets[0].evidence;
+    out.push(if f.in_tests() {
+        d
+    } else {
+        d.with_severity(Severity::Warning)
+    });
 }
 
 #[cfg(test)]
@@ -150,6 +165,11 @@ mod tests {
         );
         let at = prompt.find("AKIA").unwrap();
         assert_eq!(w.span, Some(Span::new(at, at + 20)));
+        // Every secret of the file is carried, masked; the text line names the file once.
+        let masked: Vec<&str> = w.secrets.iter().map(|s| s.masked.as_str()).collect();
+        assert_eq!(masked, ["AKIA\u{2026}[aws-access-token]"; 2]);
+        assert_eq!(w.secrets[1].span.start, prompt.rfind("AKIA").unwrap());
+        assert!(!w.text("").contains(&key()), "control: never the key whole");
         let e = &out[1];
         assert_eq!(e.severity, Severity::Error);
         assert_eq!(

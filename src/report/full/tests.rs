@@ -73,7 +73,7 @@ fn invisible_characters_are_named_and_carets_keep_graphemes() {
     assert!(!out.contains('\u{200B}'), "control: never raw");
     // A span ending inside `e` + combining acute is widened to the whole cluster.
     let e = src.find('e').unwrap();
-    let x = Excerpt::new(src, e, e + 1);
+    let x = Excerpt::new(src, e, e + 1, &[]);
     assert_eq!(&x.text[x.start..x.end], "e\u{301}");
 }
 
