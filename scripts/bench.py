@@ -28,7 +28,9 @@ standard output and exit code are byte-identical.
 
 Last, the cost a pack controls (scripts/bench_hostile.py, whose table it prints): one hostile
 pack at 1x, 2x and 4x the notes, check and test of each, and whether test's time and memory grow
-no faster than the pack's bytes and stay under 100x its check (--no-hostile skips it).
+no faster than the pack's bytes and stay under 100x its check; then the placeholder pack
+({{turns}} 6,000 times under a budget of 9e18) and whether its test stays under 2 s and 100 MB
+(--no-hostile skips both).
 
 usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
                         [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
@@ -346,8 +348,10 @@ def main():
     if not a.no_hostile:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_hostile
-        bench_hostile.run(argparse.Namespace(bin=a.bin, before=a.before, before_timeout=300,
-                                             rounds=max(3, a.pairs), work=str(work / "hostile")))
+        hostile = argparse.Namespace(bin=a.bin, before=a.before, before_timeout=300,
+                                     rounds=max(3, a.pairs), work=str(work / "hostile"))
+        bench_hostile.run(hostile)
+        bench_hostile.run_placeholder(hostile)
     return 0
 
 

@@ -54,6 +54,12 @@ fn check(o: &Output<'_>) -> Result<(), String> {
             _ => PathBuf::from("."),
         }
     };
+    if let Some(file) = file_in_the_way(&folder) {
+        return Err(format!(
+            "{} is in the way: not a folder",
+            crate::core::escape::line(&file.display().to_string())
+        ));
+    }
     std::fs::create_dir_all(&folder)
         .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
     // The report is written as a temporary file renamed into place: the same test here.
@@ -70,6 +76,15 @@ fn check(o: &Output<'_>) -> Result<(), String> {
             .map_err(|e| format!("cannot write: {e}"))?;
     }
     Ok(())
+}
+
+/// The nearest existing folder of `folder`'s path (itself included) when it is not a folder:
+/// the file that keeps the output's folder from being made.
+fn file_in_the_way(folder: &Path) -> Option<PathBuf> {
+    let existing = folder
+        .ancestors()
+        .find(|a| std::fs::symlink_metadata(a).is_ok())?;
+    (!existing.as_os_str().is_empty() && !existing.is_dir()).then(|| existing.to_path_buf())
 }
 
 #[cfg(test)]
@@ -118,6 +133,16 @@ mod tests {
         std::fs::write(t.path().join("f"), "x").unwrap();
         let err = one(&t.path().join("f/out.xml"), false).unwrap_err();
         assert!(err.starts_with("hippo-packs: --sarif "), "{err}");
+        let named = format!(
+            "{} is in the way: not a folder",
+            t.path().join("f").display()
+        );
+        assert!(err.ends_with(&named), "{err}");
+        let err = one(&t.path().join("f/deeper/out.xml"), false).unwrap_err();
+        assert!(
+            err.ends_with(&named),
+            "the file, however deep the path: {err}"
+        );
         let err = one(&t.path().join("f"), true).unwrap_err();
         assert!(err.contains("not a folder"), "{err}");
     }
