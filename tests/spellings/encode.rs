@@ -136,22 +136,29 @@ pub fn toml_strings(s: &str) -> Vec<(&'static str, String)> {
         "TOML line-ending backslash",
         format!("\"\"\"{a}\\\n      {b}\"\"\""),
     ));
-    for (name, esc) in [
-        ("TOML \\u", toml_u as fn(char) -> Option<String>),
+    let escapes = [
+        ("TOML \\u", toml_u as Esc),
         ("TOML \\U", toml_big_u),
         ("TOML \\x", toml_x),
         ("TOML \\e", toml_e),
-    ] {
-        for all in [false, true] {
-            let label = leak(format!(
-                "{name} escape of {}",
-                if all {
-                    "every character"
-                } else {
-                    "one character"
-                }
-            ));
-            out.push((label, format!("\"{}\"", escape_with(s, all, esc, toml_raw))));
+    ];
+    out.extend(escaped_strings(s, &escapes, toml_raw));
+    out
+}
+
+type Esc = fn(char) -> Option<String>;
+
+/// A quoted string with each escape of one character and of every character.
+fn escaped_strings(
+    s: &str,
+    escapes: &[(&str, Esc)],
+    raw: fn(char) -> String,
+) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for (name, esc) in escapes {
+        for (all, which) in [(false, "one character"), (true, "every character")] {
+            let label = leak(format!("{name} escape of {which}"));
+            out.push((label, format!("\"{}\"", escape_with(s, all, *esc, raw))));
         }
     }
     out
@@ -233,22 +240,8 @@ pub fn css_strings(s: &str) -> Vec<(&'static str, String)> {
         "CSS string",
         format!("\"{}\"", s.chars().map(css_raw).collect::<String>()),
     )];
-    for (name, esc) in [
-        ("CSS hex", css_hex as fn(char) -> Option<String>),
-        ("CSS character", css_char),
-    ] {
-        for all in [false, true] {
-            let label = leak(format!(
-                "{name} escape of {}",
-                if all {
-                    "every character"
-                } else {
-                    "one character"
-                }
-            ));
-            out.push((label, format!("\"{}\"", escape_with(s, all, esc, css_raw))));
-        }
-    }
+    let escapes = [("CSS hex", css_hex as Esc), ("CSS character", css_char)];
+    out.extend(escaped_strings(s, &escapes, css_raw));
     out
 }
 
