@@ -136,8 +136,12 @@ assert len(ups) == 1, reqs
 body = json.loads(ups[0]["body"])
 assert body["commit_sha"] == sys.argv[2], body["commit_sha"]
 assert body["ref"] == "refs/heads/main" and body["started_at"], body
-assert len(runs) == 1 and json.loads(runs[0]["body"])["conclusion"] == "failure", runs
-print(f"stand-in: {len(reqs)} requests: the upload for {body['commit_sha'][:12]} on {body['ref']}, one check run")
+# One check run, created in progress and completed by its last update with the verdict.
+assert len(runs) == 1 and json.loads(runs[0]["body"])["status"] == "in_progress", runs
+patches = [json.loads(r["body"]) for r in reqs if r["method"] == "PATCH" and "/check-runs/" in r["path"]]
+assert patches and patches[-1]["status"] == "completed" and patches[-1]["conclusion"] == "failure", patches
+print(f"stand-in: {len(reqs)} requests: the upload for {body['commit_sha'][:12]} on {body['ref']}, "
+      f"one check run completed by its update {len(patches)} of {len(patches)}")
 EOF
 
 # 5. Control: the good pack alone passes.
