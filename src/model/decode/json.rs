@@ -4,8 +4,7 @@
 //! at the next quote that no backslash escapes: no other JSON token holds a quote, so once the
 //! parser has accepted the text, finding the strings is no second reading of it.
 
-use super::view::{View, hex_char};
-use crate::core::Span;
+use super::view::{Escaped, View, hex_char};
 
 /// The document with the escapes of its strings (keys and values) decoded; `None` when
 /// serde_json does not accept it.
@@ -95,13 +94,7 @@ fn decode_document(text: &str, from: usize, to: usize, view: &mut View) -> Optio
 /// Decodes a string's body `text[from..to]` (between its quotes) into `view`.
 fn decode_string(text: &str, from: usize, to: usize, view: &mut View) -> Option<()> {
     let b = text.as_bytes();
-    let mut i = from;
-    while i < to {
-        let Some(k) = memchr::memchr(b'\\', &b[i..to]).map(|k| i + k) else {
-            view.copy(text, i, to);
-            break;
-        };
-        view.copy(text, i, k);
+    view.decode_body(text, from, to, |k| {
         let (len, c) = match *b.get(k + 1)? {
             b'"' => (2, '"'),
             b'\\' => (2, '\\'),
@@ -114,10 +107,8 @@ fn decode_string(text: &str, from: usize, to: usize, view: &mut View) -> Option<
             b'u' => unicode(text, k)?,
             _ => return None,
         };
-        view.escape(c, Span::new(k, k + len));
-        i = k + len;
-    }
-    Some(())
+        Some(Escaped::Char(len, c))
+    })
 }
 
 /// A `\uXXXX` escape at `k`, or a surrogate pair of two: its length and character.

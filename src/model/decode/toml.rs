@@ -1,8 +1,7 @@
 //! TOML: the string tokens of the toml crate's own lexer, once the toml crate has parsed the
 //! document, each basic string decoded with its offsets.
 
-use super::view::{View, hex_char};
-use crate::core::Span;
+use super::view::{Escaped, View, hex_char};
 use toml_parser::lexer::TokenKind;
 
 /// The document with the escapes of its basic strings (keys, values, table headers, dotted
@@ -78,15 +77,8 @@ pub(super) fn parsers_value(raw: &str, multi: bool) -> String {
 /// escape the toml crate would have refused.
 fn decode_basic(text: &str, from: usize, to: usize, view: &mut View) -> Option<()> {
     let b = text.as_bytes();
-    let mut i = from;
-    while i < to {
-        let Some(k) = memchr::memchr(b'\\', &b[i..to]).map(|k| i + k) else {
-            view.copy(text, i, to);
-            break;
-        };
-        view.copy(text, i, k);
-        let kind = *b.get(k + 1)?;
-        let (len, c) = match kind {
+    view.decode_body(text, from, to, |k| {
+        let (len, c) = match *b.get(k + 1)? {
             b'b' => (2, '\u{8}'),
             b't' => (2, '\t'),
             b'n' => (2, '\n'),
@@ -99,15 +91,12 @@ fn decode_basic(text: &str, from: usize, to: usize, view: &mut View) -> Option<(
             b'u' => (6, hex_char(text.get(k + 2..k + 6)?)?),
             b'U' => (10, hex_char(text.get(k + 2..k + 10)?)?),
             b' ' | b'\t' | b'\r' | b'\n' => {
-                i = line_ending_backslash(b, k + 1, to)?;
-                continue;
+                return Some(Escaped::Resume(line_ending_backslash(b, k + 1, to)?));
             }
             _ => return None,
         };
-        view.escape(c, Span::new(k, k + len));
-        i = k + len;
-    }
-    Some(())
+        Some(Escaped::Char(len, c))
+    })
 }
 
 /// After a multi-line string's line-ending backslash at `i - 1`: white space, a line break, then

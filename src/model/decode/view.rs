@@ -90,6 +90,36 @@ impl View {
     }
 
     /// Appends the character the escape at `raw` decodes to.
+    /// Copies a string's body `raw[from..to]` into the view, decoding each backslash escape
+    /// with `escape` (given the backslash's offset): a character and the escape's length, or
+    /// where the text goes on (an escape that decodes to nothing). `None` when `escape` refuses
+    /// one.
+    pub(super) fn decode_body(
+        &mut self,
+        raw: &str,
+        from: usize,
+        to: usize,
+        mut escape: impl FnMut(usize) -> Option<Escaped>,
+    ) -> Option<()> {
+        let b = raw.as_bytes();
+        let mut i = from;
+        while i < to {
+            let Some(k) = memchr::memchr(b'\\', &b[i..to]).map(|k| i + k) else {
+                self.copy(raw, i, to);
+                break;
+            };
+            self.copy(raw, i, k);
+            i = match escape(k)? {
+                Escaped::Char(len, c) => {
+                    self.escape(c, Span::new(k, k + len));
+                    k + len
+                }
+                Escaped::Resume(at) => at,
+            };
+        }
+        Some(())
+    }
+
     pub(super) fn escape(&mut self, c: char, raw: Span) {
         self.segments.push(Segment {
             at: self.text.len(),
@@ -193,4 +223,11 @@ pub(super) fn hex_char(digits: &str) -> Option<char> {
         return None;
     }
     char::from_u32(u32::from_str_radix(digits, 16).ok()?)
+}
+
+/// What the escape at a backslash decodes to: a character and the escape's length in bytes, or
+/// nothing, the text going on at the offset given.
+pub(super) enum Escaped {
+    Char(usize, char),
+    Resume(usize),
 }
