@@ -1,4 +1,4 @@
-//! Issue 12, item 9 (the last small one): the walk looks at an entry before it opens it. A FIFO,
+//! The walk looks at an entry before it opens it. A FIFO,
 //! a character device, a socket or a symbolic link named `pack.toml` (or any pack file) gets its
 //! diagnostic and is never opened: Linux's inotify reports every open of the entry (or of a
 //! link's target), and the test fails on any.

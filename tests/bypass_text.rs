@@ -1,4 +1,4 @@
-//! Issue 12, items 1-3: hidden text that passed `check`: escapes that decode to invisible
+//! Hidden text `check` must catch: escapes that decode to invisible
 //! characters, ignorable characters beyond the page's list, block markers after other line
 //! breaks. Each test runs the real binary over a pack and holds a control.
 

@@ -1,4 +1,4 @@
-//! Hostile packs (issue 8): each adversarial input gets a clear diagnostic, exit 0 or 1, in
+//! Hostile packs: each adversarial input gets a clear diagnostic, exit 0 or 1, in
 //! bounded time, with every output line well-formed and the pack byte-for-byte unchanged.
 //! What git cannot store (links, FIFOs, sockets, sparse files, odd names) is made at test time.
 mod common;
