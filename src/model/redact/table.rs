@@ -95,7 +95,9 @@ pub struct Detector {
     pub what: &'static str,
 }
 
-const fn token(
+/// A token row: the kind, its family, its anchors, its pattern (anchored at the token's start),
+/// the byte class that may not follow it, its evidence and one line for the kinds table.
+pub(super) const fn token(
     id: &'static str,
     family: &'static str,
     anchors: &'static [&'static str],
