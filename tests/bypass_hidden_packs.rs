@@ -200,7 +200,10 @@ fn a_shard_and_a_whole_job_find_the_same_packs_inside_packs() {
     let shard = sharded.run(w);
     assert!(shard.stdout.contains("hippo-packs: shard 1/1: "), "{shard}");
     assert_eq!((whole.code, whole.out("packs")), (1, Some("3")), "{whole}");
-    assert!(failing(&whole, "packs/good/.evil/evil/.deeper/x"), "{whole}");
+    assert!(
+        failing(&whole, "packs/good/.evil/evil/.deeper/x"),
+        "{whole}"
+    );
     assert!(
         whole.stdout.contains("skipped packs/good/.evil\n"),
         "the outer pack's paths carry its folder, as in any run of several packs: {whole}"

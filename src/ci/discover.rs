@@ -201,7 +201,10 @@ impl Search {
             let mut r = rel.clone();
             r.push(name);
             match step {
-                Some(why) => self.found.blocked.push((join_rel(&self.root, &r), path, why)),
+                Some(why) => self
+                    .found
+                    .blocked
+                    .push((join_rel(&self.root, &r), path, why)),
                 None => self.stack.push((path, r)),
             }
         }
@@ -224,7 +227,10 @@ impl Search {
                 (r.len() > MAX_DEPTH).then_some(Blocked::TooDeep)
             };
             match why {
-                Some(why) => self.found.blocked.push((join_rel(&self.root, &r), path, why)),
+                Some(why) => self
+                    .found
+                    .blocked
+                    .push((join_rel(&self.root, &r), path, why)),
                 None => self.stack.push((path, r)),
             }
         }

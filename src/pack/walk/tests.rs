@@ -194,7 +194,10 @@ fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
         "not a file, a link, a folder the walk does not enter, or below its depth"
     );
     let pack = load(p).unwrap();
-    assert_eq!(pack.hidden_folders, want, "the listing walk and the reading walk agree");
+    assert_eq!(
+        pack.hidden_folders, want,
+        "the listing walk and the reading walk agree"
+    );
     assert!(pack.skipped.contains(&".file".to_string()));
     assert!(hidden_folders(&p.join("nowhere")).is_empty());
 }
