@@ -20,7 +20,11 @@ type Place = (String, String, usize, usize);
 /// and its columns in code points and in UTF-16 units, counted here from the file's text.
 fn expected() -> Vec<(Place, usize)> {
     let want = [
-        ("invisible-character", "prompts/decision-log.md", "\u{2060}B then"),
+        (
+            "invisible-character",
+            "prompts/decision-log.md",
+            "\u{2060}B then",
+        ),
         ("shell-text", "prompts/decision-log.md", "curl it"),
         ("injection-phrase", "prompts/decision-log.md", "Ignore all"),
         ("url-outside-readme", "prompts/decision-log.md", "https://"),
@@ -94,7 +98,12 @@ fn json_places(out: &str) -> Vec<Place> {
         .map(|d| {
             let n = |k: &str| d[k].as_u64().unwrap() as usize;
             let rule = d["rule"].as_str().unwrap().to_string();
-            (rule, d["file"].as_str().unwrap().into(), n("line"), n("column"))
+            (
+                rule,
+                d["file"].as_str().unwrap().into(),
+                n("line"),
+                n("column"),
+            )
         })
         .collect();
     places.sort();
@@ -133,7 +142,12 @@ fn github_places(out: &str) -> Vec<Place> {
             let file = get("file=");
             let file = file.trim_start_matches("tests/cmd/positions.in/pack/");
             let rule = rule.trim_end_matches(')').to_string();
-            (rule, file.into(), get("line=").parse().unwrap(), get("col=").parse().unwrap())
+            (
+                rule,
+                file.into(),
+                get("line=").parse().unwrap(),
+                get("col=").parse().unwrap(),
+            )
         })
         .collect();
     places.sort();

@@ -1,8 +1,8 @@
 //! What the machine formats (SARIF, JSON, annotations, JUnit) share: the message a diagnostic
 //! carries without its path, and the path of the file it points at.
 
-use crate::core::{charname, escape};
 use crate::core::{Diagnostic, Style};
+use crate::core::{charname, escape};
 use crate::outcome::PackReport;
 
 /// The text output's line after `<path>: `, escaped as the text output escapes it: the message
@@ -26,7 +26,9 @@ pub fn raw_message(d: &Diagnostic) -> String {
 /// character of a run this way); `None` for any other message.
 pub fn named_char(d: &Diagnostic) -> Option<char> {
     let rest = d.message.strip_prefix("U+")?;
-    let hex = rest.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(rest.len());
+    let hex = rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
     let after = rest[hex..].chars().next();
     if !(4..=6).contains(&hex) || !matches!(after, None | Some(' ' | ',')) {
         return None;
@@ -44,7 +46,9 @@ pub fn message_named(d: &Diagnostic) -> String {
     let Some(name) = charname::name(c) else {
         return plain;
     };
-    let at = 2 + rest.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(rest.len());
+    let at = 2 + rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
     format!("{} {name}{}", &plain[..at], &plain[at..])
 }
 

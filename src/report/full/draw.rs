@@ -125,8 +125,7 @@ impl Draw {
 }
 
 /// The note on the first finding shown of a file with CRLF line endings.
-pub(super) const CRLF_NOTE: &str =
-    "this file has CRLF line endings (not a finding); its lines are shown without the carriage return";
+pub(super) const CRLF_NOTE: &str = "this file has CRLF line endings (not a finding); its lines are shown without the carriage return";
 
 /// `drawn` with the column of its n-th origin line (` --> path:line:col`, ` ::: path:line:col`)
 /// set to `columns[n]`; origin lines past `columns` are left as drawn.
@@ -181,6 +180,10 @@ mod tests {
             set,
             "error[x]: U+2060\n  \u{1b}[1m--> \u{1b}[0ma.md:19:10\n   |\n19 | a:1\n ::: a.md:20:3\n"
         );
-        assert_eq!(set_columns(drawn, &[]), drawn, "control: no columns, as drawn");
+        assert_eq!(
+            set_columns(drawn, &[]),
+            drawn,
+            "control: no columns, as drawn"
+        );
     }
 }

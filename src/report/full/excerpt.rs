@@ -132,7 +132,10 @@ mod tests {
         let e = Excerpt::new(src, 1, x, &[]);
         assert_eq!(e.text, "oneU+000Atwo xU+000Dy");
         assert!(has_crlf(src));
-        assert!(!has_crlf("one\rtwo\n"), "control: a lone CR is no CRLF ending");
+        assert!(
+            !has_crlf("one\rtwo\n"),
+            "control: a lone CR is no CRLF ending"
+        );
     }
 
     #[test]

@@ -56,7 +56,13 @@ fn a_finding_points_with_a_caret_and_a_summary_follows() {
     assert!(out.ends_with("0 errors, 1 warning in 1 pack\n"), "{out}");
 }
 
-fn located(rule: &'static crate::core::Rule, src: &str, at: &str, len: usize, m: &str) -> Diagnostic {
+fn located(
+    rule: &'static crate::core::Rule,
+    src: &str,
+    at: &str,
+    len: usize,
+    m: &str,
+) -> Diagnostic {
     let start = src.find(at).unwrap();
     let mut d = Diagnostic::at(rule, "README.md", Span::new(start, start + len), m);
     d.region = crate::core::LineIndex::new(src.as_bytes()).region(d.span.unwrap());
@@ -75,19 +81,35 @@ fn invisible_characters_are_named_and_the_column_is_the_sources() {
     let shell = &crate::rules::content::SHELL_TEXT;
     let out = render_one(located(shell, src, "curl", 5, "shell"), src);
     assert!(out.contains(" --> p/README.md:1:5\n"), "{out}");
-    assert!(!out.contains(":1:10"), "control: not the printable text's column");
+    assert!(
+        !out.contains(":1:10"),
+        "control: not the printable text's column"
+    );
     let lines: Vec<&str> = out.lines().collect();
     let code = lines.iter().position(|l| l.contains("aU+200Bb")).unwrap();
     let caret = lines[code + 1].find('^').unwrap();
-    assert_eq!(&lines[code][caret..caret + 4], "curl", "the caret is under the text");
+    assert_eq!(
+        &lines[code][caret..caret + 4],
+        "curl",
+        "the caret is under the text"
+    );
 }
 
 #[test]
 fn an_escape_finding_names_its_character() {
     let src = "x = \"\\u202E\"\n";
-    let d = located(&crate::rules::text::INVISIBLE_CHARACTER, src, "\\u", 6, "U+202E in an escape");
+    let d = located(
+        &crate::rules::text::INVISIBLE_CHARACTER,
+        src,
+        "\\u",
+        6,
+        "U+202E in an escape",
+    );
     let out = render_one(d, src);
-    assert!(out.contains("= note: U+202E RIGHT-TO-LEFT OVERRIDE\n"), "{out}");
+    assert!(
+        out.contains("= note: U+202E RIGHT-TO-LEFT OVERRIDE\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -100,13 +122,21 @@ fn crlf_endings_get_one_note_per_file_and_no_carriage_return() {
     d.region = crate::core::LineIndex::new(src.as_bytes()).region(d.span.unwrap());
     r.diagnostics.push(d);
     let text = src.to_string();
-    let out = plain(&render(&[r], Mode::Check, &move |_, _| Some(text.clone()), &[]));
+    let out = plain(&render(
+        &[r],
+        Mode::Check,
+        &move |_, _| Some(text.clone()),
+        &[],
+    ));
     assert_eq!(out.matches(draw::CRLF_NOTE).count(), 1, "{out}");
     assert!(!out.contains("U+000D"), "{out}");
     assert!(out.contains(" --> p/README.md:3:7\n"), "{out}");
     let lone = "two curl\rx\n";
     let out = render_one(located(shell, lone, "curl", 4, "shell"), lone);
-    assert!(out.contains("curlU+000Dx"), "control: a lone CR is shown: {out}");
+    assert!(
+        out.contains("curlU+000Dx"),
+        "control: a lone CR is shown: {out}"
+    );
     assert!(!out.contains(draw::CRLF_NOTE), "{out}");
 }
 
