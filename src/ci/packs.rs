@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::Settings;
 use super::discover::{Found, Search};
+use super::settings::Settings;
 use crate::outcome::PackReport;
 
 /// Every pack under the root, each checked (and tested), and discovery's findings: the reports
