@@ -11,6 +11,10 @@ use crate::github::env::GithubEnv;
 use crate::github::{client, event, pulls};
 use crate::outcome::PackReport;
 
+/// Why a changed file can be missing from the checkout: each means the packs checked are not
+/// the ones the changes name, so every pack gates.
+const LACKS: &str = "another commit checked out, a sparse checkout, or a checkout-path that is not the repository's folder";
+
 /// What the scope step decided.
 pub struct Gate {
     pub gated: Vec<bool>,
@@ -35,7 +39,7 @@ pub fn gate(
 ) -> anyhow::Result<Gate> {
     let mut g = decide(paths, s, gh, log, net, out)?;
     if s.scope == Scope::Changed
-        && let Some(why) = commit::base_checkout(&s.target, gh)
+        && let Some(why) = commit::base_checkout(&s.target, &s.repository.dir, gh)
     {
         let msg = format!(
             "pull_request_target: {why}. The pull request's packs were not checked, so the job fails: check out its head (actions/checkout with `ref: ${{{{ github.event.pull_request.head.sha }}}}`), or set `scope: all` to check only what was checked out"
@@ -141,6 +145,12 @@ fn changed(
         }
         Some(_) => {}
     }
+    if let Some(f) = s.repository.lacks(&listed.in_head) {
+        return Ok(Err(format!(
+            "pull request #{} changes {f}, which the checkout lacks ({LACKS})",
+            pr.number
+        )));
+    }
     let (n_files, files) = (listed.files, listed.paths);
     let gated = pulls::touched(paths, &files);
     let count = gated.iter().filter(|g| **g).count();
@@ -194,6 +204,11 @@ fn merge_group(
             "the merge group lists {} changed files, and GitHub's compare lists at most {}",
             listed.files,
             pulls::MAX_COMPARED
+        )));
+    }
+    if let Some(f) = s.repository.lacks(&listed.in_head) {
+        return Ok(Err(format!(
+            "the merge group changes {f}, which the checkout lacks ({LACKS})"
         )));
     }
     let gated = pulls::touched(paths, &listed.paths);
