@@ -80,7 +80,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
-    // Check, and test what has no error; the workspace root's allowances (docs/configuration.md).
+    // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
     let mut reports = check_entries(entries, s)?;
     let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
         None => Vec::new(),
