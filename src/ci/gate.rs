@@ -129,27 +129,8 @@ fn changed(
             )));
         }
     };
-    // Files, not paths: a rename lists two paths for one of `changed_files`.
-    match count {
-        None => {
-            return Ok(Err(format!(
-                "GitHub gives no count of pull request #{}'s changed files, so a cut list cannot be told from a whole one",
-                pr.number
-            )));
-        }
-        Some(n) if n as usize > listed.files => {
-            return Ok(Err(format!(
-                "pull request #{} changes {n} files and GitHub lists only {}",
-                pr.number, listed.files
-            )));
-        }
-        Some(_) => {}
-    }
-    if let Some(f) = s.repository.lacks(&listed.in_head) {
-        return Ok(Err(format!(
-            "pull request #{} changes {f}, which the checkout lacks ({LACKS})",
-            pr.number
-        )));
+    if let Err(why) = whole(pr.number, count, &listed, s) {
+        return Ok(Err(why));
     }
     let (n_files, files) = (listed.files, listed.paths);
     let gated = pulls::touched(paths, &files);
@@ -169,6 +150,32 @@ fn changed(
         files: Some(files),
         fails_job: false,
     }))
+}
+
+/// Whether the listed files are every file pull request `n` changes, as the checkout holds
+/// them; `Err` says why not.
+fn whole(n: u64, count: Option<u64>, listed: &pulls::Listed, s: &Settings) -> Result<(), String> {
+    // Files, not paths: a rename lists two paths for one of `changed_files`.
+    match count {
+        None => {
+            return Err(format!(
+                "GitHub gives no count of pull request #{n}'s changed files, so a cut list cannot be told from a whole one"
+            ));
+        }
+        Some(c) if c as usize > listed.files => {
+            return Err(format!(
+                "pull request #{n} changes {c} files and GitHub lists only {}",
+                listed.files
+            ));
+        }
+        Some(_) => {}
+    }
+    match s.repository.lacks(&listed.in_head) {
+        Some(f) => Err(format!(
+            "pull request #{n} changes {f}, which the checkout lacks ({LACKS})"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The packs a merge group changes: the compare API between its base and head commits. It

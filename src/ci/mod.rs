@@ -55,9 +55,7 @@ impl Verdict {
 pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
-    if let Some(note) = s.repository.note(&s.root, gh.workspace.as_deref()) {
-        say(out, &log.line(&format!("hippo-packs: {note}")))?;
-    }
+    say(out, &root_note(s, gh, &log))?;
 
     // 1. The packs, and the folders discovery could not enter (each an error).
     let found = match discover(&s.root) {
@@ -133,6 +131,14 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         say(out, &log.line(&line))?;
     }
     Ok(Verdict::of(failed))
+}
+
+/// The log's line about the repository root, when there is one to say (else nothing).
+fn root_note(s: &Settings, gh: &GithubEnv, log: &Log) -> String {
+    s.repository
+        .note(&s.root, gh.workspace.as_deref())
+        .map(|n| log.line(&format!("hippo-packs: {n}")))
+        .unwrap_or_default()
 }
 
 /// The discovered packs and the folders discovery could not enter, in byte order of their
