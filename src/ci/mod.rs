@@ -58,8 +58,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let mut net = net::Net::default();
     say(out, &root_note(s, gh, &log))?;
 
-    // 1. The packs, and the folders discovery could not enter (each an error); without a
-    // shard, every pack checked as it is found (`packs`).
+    // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
     let (found, mut checked) = match find(s)? {
         Ok(d) => d,
         Err(e) => {
