@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use crate::allow::Config;
 use crate::check::{Loaded, check_dir, parallel_map, prefix_for};
 use crate::core::{Diagnostic, LineIndex, Span};
+use crate::model::manifest::kind_of;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
@@ -81,6 +82,13 @@ pub fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> Pa
     let mut findings = not_allowed(report, config);
     for _ in 0..MAX_ROUNDS {
         if !fix_round(&mut pack, &findings, &mut out.files) {
+            break;
+        }
+        // pack.toml decided the layout the walk read; when a fix changed the kind it names (a
+        // byte-order mark kept the manifest from being read), the files in memory are no longer
+        // the pack's, and the next round waits for the next run.
+        let kind = pack.file("pack.toml").map(|f| kind_of(&f.bytes));
+        if kind.is_some_and(|k| k != pack.kind) {
             break;
         }
         let report = PackReport {
