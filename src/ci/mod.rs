@@ -2,13 +2,15 @@
 //!
 //! Finds every pack under a folder, checks them all, tests those without errors, writes the
 //! SARIF file, prints the report grouped per pack and the annotations, decides which packs gate
-//! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
-//! step outputs. Each step is a module; this one runs them in order and returns the verdict.
+//! the verdict (`scope`), uploads the SARIF to code scanning (and dismisses the alerts of allowed
+//! warnings), and writes the job summary and the step outputs. Each step is a module; this one
+//! runs them in order and returns the verdict.
 
 mod allowances;
 mod annotate;
 mod commit;
 mod discover;
+mod dismiss;
 mod gate;
 mod net;
 mod output;
@@ -106,6 +108,8 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
+    let dismissed = dismiss::dismiss(&sarif, s, gh, &up, &log, &mut net, out)?;
+    up.notes.extend(dismissed);
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
