@@ -30,9 +30,23 @@ pub const MAX_PAGES: usize = 10;
 /// The events whose runs may dismiss: those of a branch, never of a pull request.
 const EVENTS: [&str; 3] = ["push", "schedule", "workflow_dispatch"];
 
-/// Dismisses and reopens as the allowances of this run say; returns the notes for the job
-/// summary (none when the run is not one that dismisses).
+/// Dismisses and reopens as the allowances of this run say; what it did goes to the log and
+/// to the upload's notes for the job summary (nothing when the run is not one that dismisses).
 pub fn dismiss(
+    sarif: &str,
+    s: &Settings,
+    gh: &GithubEnv,
+    up: &mut Uploaded,
+    log: &Log,
+    net: &mut Net,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let notes = step(sarif, s, gh, up, log, net, out)?;
+    up.notes.extend(notes);
+    Ok(())
+}
+
+fn step(
     sarif: &str,
     s: &Settings,
     gh: &GithubEnv,

@@ -108,8 +108,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
-    let dismissed = dismiss::dismiss(&sarif, s, gh, &up, &log, &mut net, out)?;
-    up.notes.extend(dismissed);
+    dismiss::dismiss(&sarif, s, gh, &mut up, &log, &mut net, out)?;
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
