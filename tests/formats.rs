@@ -408,3 +408,18 @@ fn rules_command_lists_explains_and_rejects() {
         "error no rule named no-such-rule; `hippo-packs rules` lists them\n"
     );
 }
+
+#[test]
+fn json_names_the_character_a_finding_begins_with() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd/positions.in");
+    let (_, out, _) = run(&dir, &["check", "pack", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let diags = doc["packs"][0]["diagnostics"].as_array().unwrap();
+    let inv = diags.iter().find(|d| d["rule"] == "invisible-character");
+    let inv = inv.unwrap();
+    assert_eq!(inv["char_name"], "WORD JOINER");
+    assert_eq!(inv["message"], "U+2060", "the message is as the text line");
+    // Control: a finding about no one character has no `char_name`.
+    let shell = diags.iter().find(|d| d["rule"] == "shell-text").unwrap();
+    assert_eq!(shell.get("char_name"), None, "{shell}");
+}

@@ -160,7 +160,7 @@ fn utf16_columns_and_line_hash_of_a_located_finding() {
         (start, col, end, end_col),
         (line as u64, 11, line as u64, 12)
     );
-    assert_eq!(r["message"]["text"], "U+202E");
+    assert_eq!(r["message"]["text"], "U+202E RIGHT-TO-LEFT OVERRIDE");
     assert_eq!(r["properties"]["pack"], "decision-log");
     assert_fingerprint(tmp.path(), r);
     // Control: the hash of a neighbouring line is a different value.
@@ -354,4 +354,20 @@ fn control_the_schema_check_catches_a_broken_log() {
         "a result without message is caught"
     );
     assert!(!sarif_schema_errors("{").is_empty());
+}
+
+#[test]
+fn a_message_that_begins_with_a_character_names_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd/positions.in");
+    let (_, out, _) = run(&dir, &["check", "pack", "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let text = |rule: &str| {
+        let r = results(&log).iter().find(|r| r["ruleId"] == rule).unwrap();
+        r["message"]["text"].as_str().unwrap().to_string()
+    };
+    assert_eq!(text("invisible-character"), "U+2060 WORD JOINER");
+    // Control: another finding's message is the text line's.
+    assert_eq!(text("shell-text"), "shell-shaped text \"curl \"");
+    let (_, plain, _) = run(&dir, &["check", "pack"]);
+    assert!(plain.contains(": U+2060\n"), "the text line stays: {plain}");
 }

@@ -1,11 +1,12 @@
 //! The bottom layer: values every other layer uses, and nothing above them.
 //!
 //! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
-//! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets, and the
-//! output hygiene of [`escape`], the report writer of [`fsx`] that never follows a link, the open
-//! [`folder`] that `test`'s temporary files are reached through, how the reports name a
-//! folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
+//! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets and
+//! [`charname`]s, and the output hygiene of [`escape`], the report writer of [`fsx`] that never
+//! follows a link, the open [`folder`] that `test`'s temporary files are reached through, how the
+//! reports name a folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
 
+pub mod charname;
 mod diagnostic;
 pub mod escape;
 pub mod fingerprint;

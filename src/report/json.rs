@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use super::machine::{location_path, message};
+use super::machine::{location_path, message, named_char};
+use crate::core::charname;
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
 use crate::dream::Counts;
@@ -135,6 +136,7 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         end_column: g.end_col,
         message: message(d),
         text: esc(&line),
+        char_name: named_char(d).and_then(charname::name),
         secrets: d
             .secrets
             .iter()
@@ -215,6 +217,9 @@ struct Diag {
     end_column: usize,
     message: String,
     text: String,
+    /// The Unicode name of the character the message begins with (`U+2060`: `WORD JOINER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    char_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     evidence: Option<&'static str>,
     /// A failed expectation: the one event it follows from (a reply that is not JSON, a refused

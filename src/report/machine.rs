@@ -1,8 +1,8 @@
 //! What the machine formats (SARIF, JSON, annotations, JUnit) share: the message a diagnostic
 //! carries without its path, and the path of the file it points at.
 
-use crate::core::escape;
 use crate::core::{Diagnostic, Style};
+use crate::core::{charname, escape};
 use crate::outcome::PackReport;
 
 /// The text output's line after `<path>: `, escaped as the text output escapes it: the message
@@ -19,6 +19,37 @@ pub fn raw_message(d: &Diagnostic) -> String {
         Style::Located { .. } | Style::AtLine | Style::Bare => d.message.clone(),
         Style::Lead(_) => d.text(""),
     }
+}
+
+/// The character a finding is about, when its message begins with it (`U+2060`, `U+200B and 2
+/// more`, `U+202E in an escape`, `U+2800, an unusual space`: the character rules name the first
+/// character of a run this way); `None` for any other message.
+pub fn named_char(d: &Diagnostic) -> Option<char> {
+    let rest = d.message.strip_prefix("U+")?;
+    let hex = rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
+    let after = rest[hex..].chars().next();
+    if !(4..=6).contains(&hex) || !matches!(after, None | Some(' ' | ',')) {
+        return None;
+    }
+    char::from_u32(u32::from_str_radix(&rest[..hex], 16).ok()?)
+}
+
+/// [`message`] with the character it begins with named (`U+2060 WORD JOINER`, `U+200B ZERO
+/// WIDTH SPACE and 2 more`), for SARIF; any other message as [`message`] gives it.
+pub fn message_named(d: &Diagnostic) -> String {
+    let plain = message(d);
+    let (Some(c), Some(rest)) = (named_char(d), plain.strip_prefix("U+")) else {
+        return plain;
+    };
+    let Some(name) = charname::name(c) else {
+        return plain;
+    };
+    let at = 2 + rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
+    format!("{} {name}{}", &plain[..at], &plain[at..])
 }
 
 /// The findings a diagnostic is where each is placed: a redaction finding is one per secret of
@@ -99,6 +130,35 @@ mod tests {
             message(&d),
             d.text(""),
             "control: the path is not in the message"
+        );
+    }
+
+    #[test]
+    fn a_message_that_begins_with_a_character_names_it() {
+        let inv = &crate::rules::text::INVISIBLE_CHARACTER;
+        let named = |m: &str| message_named(&Diagnostic::file(inv, "a.md", m));
+        assert_eq!(named("U+2060"), "U+2060 WORD JOINER");
+        assert_eq!(
+            named("U+200B and 2 more"),
+            "U+200B ZERO WIDTH SPACE and 2 more"
+        );
+        assert_eq!(
+            named("U+2800, an unusual space"),
+            "U+2800 BRAILLE PATTERN BLANK, an unusual space"
+        );
+        assert_eq!(
+            named("U+E0041 in an escape"),
+            "U+E0041 TAG LATIN CAPITAL LETTER A in an escape"
+        );
+        // Controls: no character at the head, or a code that is not one, leaves the message.
+        assert_eq!(named("U+E000"), "U+E000", "no name, nothing added");
+        assert_eq!(named("U+20"), "U+20");
+        assert_eq!(named("U+2060x"), "U+2060x");
+        assert_eq!(named("U+D800"), "U+D800", "a surrogate is no character");
+        assert_eq!(named("contains U+0007"), "contains U+0007");
+        assert_eq!(
+            named_char(&Diagnostic::file(inv, "a.md", "U+2060 in an escape")),
+            Some('\u{2060}')
         );
     }
 

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::machine::{location_path, message};
+use super::machine::{location_path, message_named};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
@@ -172,7 +172,9 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
         rule_id: d.rule.id,
         rule_index: rules::rank(d.rule),
         level: level(d.severity),
-        message: Text { text: message(d) },
+        message: Text {
+            text: message_named(d),
+        },
         locations: [Location {
             physical_location: PhysicalLocation {
                 artifact_location: artifact(&location_path(r, d)),

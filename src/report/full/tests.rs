@@ -56,25 +56,88 @@ fn a_finding_points_with_a_caret_and_a_summary_follows() {
     assert!(out.ends_with("0 errors, 1 warning in 1 pack\n"), "{out}");
 }
 
-#[test]
-fn invisible_characters_are_named_and_carets_keep_graphemes() {
-    let src = "a\u{200B}b e\u{301}x\n";
-    let zw = src.find('\u{200B}').unwrap();
-    let mut d = Diagnostic::at(
-        &crate::rules::text::INVISIBLE_CHARACTER,
-        "README.md",
-        Span::new(zw, zw + 3),
-        "U+200B",
-    );
+fn located(
+    rule: &'static crate::core::Rule,
+    src: &str,
+    at: &str,
+    len: usize,
+    m: &str,
+) -> Diagnostic {
+    let start = src.find(at).unwrap();
+    let mut d = Diagnostic::at(rule, "README.md", Span::new(start, start + len), m);
     d.region = crate::core::LineIndex::new(src.as_bytes()).region(d.span.unwrap());
-    let out = render_one(d, src);
+    d
+}
+
+#[test]
+fn invisible_characters_are_named_and_the_column_is_the_sources() {
+    let src = "a\u{200B}b curl x\n";
+    let inv = &crate::rules::text::INVISIBLE_CHARACTER;
+    let out = render_one(located(inv, src, "\u{200B}", 3, "U+200B"), src);
     assert!(out.contains("aU+200Bb"), "{out}");
-    assert!(out.contains("U+200B ZERO WIDTH SPACE"), "{out}");
+    assert!(out.contains("= note: U+200B ZERO WIDTH SPACE\n"), "{out}");
     assert!(!out.contains('\u{200B}'), "control: never raw");
-    // A span ending inside `e` + combining acute is widened to the whole cluster.
-    let e = src.find('e').unwrap();
-    let x = Excerpt::new(src, e, e + 1, &[]);
-    assert_eq!(&x.text[x.start..x.end], "e\u{301}");
+    // After the character, the column counts it as one code point, not as `U+200B`'s six.
+    let shell = &crate::rules::content::SHELL_TEXT;
+    let out = render_one(located(shell, src, "curl", 5, "shell"), src);
+    assert!(out.contains(" --> p/README.md:1:5\n"), "{out}");
+    assert!(
+        !out.contains(":1:10"),
+        "control: not the printable text's column"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let code = lines.iter().position(|l| l.contains("aU+200Bb")).unwrap();
+    let caret = lines[code + 1].find('^').unwrap();
+    assert_eq!(
+        &lines[code][caret..caret + 4],
+        "curl",
+        "the caret is under the text"
+    );
+}
+
+#[test]
+fn an_escape_finding_names_its_character() {
+    let src = "x = \"\\u202E\"\n";
+    let d = located(
+        &crate::rules::text::INVISIBLE_CHARACTER,
+        src,
+        "\\u",
+        6,
+        "U+202E in an escape",
+    );
+    let out = render_one(d, src);
+    assert!(
+        out.contains("= note: U+202E RIGHT-TO-LEFT OVERRIDE\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn crlf_endings_get_one_note_per_file_and_no_carriage_return() {
+    let src = "one\r\ntwo curl\r\nthree curl\r\n";
+    let shell = &crate::rules::content::SHELL_TEXT;
+    let mut r = report_with(located(shell, src, "curl", 4, "shell"));
+    let second = src.rfind("curl").unwrap();
+    let mut d = Diagnostic::at(shell, "README.md", Span::new(second, second + 4), "again");
+    d.region = crate::core::LineIndex::new(src.as_bytes()).region(d.span.unwrap());
+    r.diagnostics.push(d);
+    let text = src.to_string();
+    let out = plain(&render(
+        &[r],
+        Mode::Check,
+        &move |_, _| Some(text.clone()),
+        &[],
+    ));
+    assert_eq!(out.matches(draw::CRLF_NOTE).count(), 1, "{out}");
+    assert!(!out.contains("U+000D"), "{out}");
+    assert!(out.contains(" --> p/README.md:3:7\n"), "{out}");
+    let lone = "two curl\rx\n";
+    let out = render_one(located(shell, lone, "curl", 4, "shell"), lone);
+    assert!(
+        out.contains("curlU+000Dx"),
+        "control: a lone CR is shown: {out}"
+    );
+    assert!(!out.contains(draw::CRLF_NOTE), "{out}");
 }
 
 #[test]
