@@ -1,6 +1,6 @@
 //! Allowances (docs/configuration.md): `[[allow]]` entries of a configuration file that take a
 //! warning a maintainer has judged out of the verdict. `check` and `test` read one only when
-//! `--config FILE` names it; `ci` reads `.hippo-packs.toml` at the workspace root only. Errors
+//! `--config FILE` names it; `ci` reads `.hippo-packs.toml` at the repository root only. Errors
 //! cannot be allowed (hippo would refuse the pack). An allowed warning leaves the report's
 //! diagnostics for [`PackReport::allowed`]: the text does not print it, the verdict does not
 //! count it, SARIF shows it as a suppressed result. An allowance that matches nothing is itself
@@ -14,7 +14,7 @@ use crate::core::{Diagnostic, LineIndex, Severity, Span, suggest};
 use crate::outcome::{Allowed, PackReport};
 use crate::rules::{self, configuration::UNUSED_ALLOWANCE};
 
-/// The file `ci` reads at the workspace root.
+/// The file `ci` reads at the repository root.
 pub const CI_FILE: &str = ".hippo-packs.toml";
 
 /// The largest configuration file read (bytes): the file is the workspace's, so a pull request

@@ -1,5 +1,5 @@
 //! Allowances end to end (docs/configuration.md): `check --config`, SARIF suppressions, an
-//! unused allowance, and `ci` reading `.hippo-packs.toml` at the workspace root only.
+//! unused allowance, and `ci` reading `.hippo-packs.toml` at the repository root only.
 mod common;
 
 use std::path::Path;

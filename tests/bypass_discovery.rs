@@ -85,6 +85,8 @@ fn blocked_workspace() -> tempfile::TempDir {
     std::fs::rename(w.join("vendor"), w.join(".git/vendor")).unwrap();
     std::fs::remove_file(w.join("packs/linked")).unwrap();
     std::os::unix::fs::symlink(w.join(".git/vendor/real"), w.join("packs/linked")).unwrap();
+    // What else a repository holds (a pull request may change it).
+    std::fs::write(w.join("README.md"), "# packs\n").unwrap();
     ws
 }
 

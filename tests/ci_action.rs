@@ -42,6 +42,7 @@ fn every_input_of_action_yml_has_a_flag_and_every_output_is_written() {
         inputs,
         vec![
             "path",
+            "checkout-path",
             "test",
             "sarif-file",
             "upload",

@@ -34,18 +34,14 @@ fn github(
     }
 }
 
-/// Two renames inside the good pack: two files, four paths.
+/// Two renames inside the good pack (to files the checkout holds): two files, four paths.
 const RENAMES: &[(&str, &str, Option<&str>)] = &[
     (
-        "packs/good/prompts/b.md",
+        "packs/good/prompts/decision-log.md",
         "renamed",
         Some("packs/good/prompts/a.md"),
     ),
-    (
-        "packs/good/prompts/d.md",
-        "renamed",
-        Some("packs/good/prompts/c.md"),
-    ),
+    ("packs/good/README.md", "renamed", Some("packs/good/c.md")),
 ];
 
 #[test]
@@ -157,12 +153,18 @@ fn merge_group_event() -> String {
     e.to_string()
 }
 
-/// GitHub comparing the merge group's commits: `n` files of the good pack.
+/// GitHub comparing the merge group's commits: `n` files of the good pack (the first its
+/// README, which the checkout holds).
 fn compare(n: usize) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
     move |req, _| match (req.method.as_str(), req.path()) {
         ("GET", p) if p.contains("/compare/") => {
             let mut c = example("commit-comparison");
-            let names: Vec<String> = (0..n).map(|i| format!("packs/good/f{i}.md")).collect();
+            let names: Vec<String> = (0..n)
+                .map(|i| match i {
+                    0 => "packs/good/README.md".to_string(),
+                    i => format!("packs/good/f{i}.md"),
+                })
+                .collect();
             let entries: Vec<(&str, &str, Option<&str>)> = names
                 .iter()
                 .map(|f| (f.as_str(), "modified", None))

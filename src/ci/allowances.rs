@@ -1,5 +1,5 @@
-//! The Action's allowances (docs/configuration.md): `.hippo-packs.toml` at the root of the
-//! workspace, and no other copy — never one inside a pack, so a pull request cannot silence its
+//! The Action's allowances (docs/configuration.md): `.hippo-packs.toml` at the repository root
+//! (docs/action.md, "The repository root"), and no other copy — never one inside a pack, so a pull request cannot silence its
 //! own pack from inside it. The job summary lists the allowances used and names the file when
 //! the pull request changes it.
 
@@ -7,12 +7,10 @@ use std::path::{Path, PathBuf};
 
 use crate::allow::{CI_FILE, Config};
 use crate::core::Diagnostic;
-use crate::github::env::GithubEnv;
 use crate::outcome::PackReport;
 
-/// The workspace root's configuration file, when there is one.
-pub fn path(gh: &GithubEnv) -> Option<PathBuf> {
-    let root = gh.workspace.clone().unwrap_or_else(|| PathBuf::from("."));
+/// The repository root's configuration file, when there is one.
+pub fn path(root: &Path) -> Option<PathBuf> {
     let p = root.join(CI_FILE);
     p.is_file().then_some(p)
 }

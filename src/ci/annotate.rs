@@ -74,7 +74,8 @@ pub fn annotate(
         Annotations::Auto => cx.gh.actions && s.token.is_some(),
     };
     // A check run belongs on the pull request's head; a base checkout's findings are not its.
-    let try_checks = try_checks && commit::base_checkout(&s.target, cx.gh).is_none();
+    let try_checks =
+        try_checks && commit::base_checkout(&s.target, &s.repository.dir, cx.gh).is_none();
     if try_checks {
         match check_run(&findings, cx, net, out) {
             Ok(Ok(note)) => {
@@ -284,7 +285,7 @@ fn head_sha(cx: &Context<'_>) -> Result<String, String> {
     if let Some(sha) = pr.and_then(|p| p.head_sha) {
         return Ok(sha);
     }
-    commit::target(&cx.settings.target, cx.gh).map(|t| t.sha)
+    commit::target(&cx.settings.target, &cx.settings.repository.dir, cx.gh).map(|t| t.sha)
 }
 
 /// A finding as the Checks API takes it: columns (code points) only on a one-line span.

@@ -1,10 +1,12 @@
 //! Which commit and ref an upload's results belong to (docs/action.md, "The commit and the
-//! ref"): the commit the workspace has checked out, paired with the ref that names it.
+//! ref"): the commit the repository root has checked out, paired with the ref that names it.
 //!
 //! `GITHUB_SHA` and `GITHUB_REF` describe the event, not the checkout: on `pull_request_target`
 //! they name the base branch, and a workflow that checks out the pull request's head analyses
 //! another commit than the merge commit `GITHUB_SHA` names. So the checked-out commit is read
-//! from the workspace's `.git` and matched against the pull request in the event.
+//! from the `.git` of the repository root (docs/action.md, "The repository root") and matched against the pull request in the event.
+
+use std::path::Path;
 
 use crate::github::checkout;
 use crate::github::env::GithubEnv;
@@ -26,7 +28,8 @@ pub struct Given {
 }
 
 /// Where the results go; `Err` says why they cannot go anywhere safely.
-pub fn target(given: &Given, gh: &GithubEnv) -> Result<Target, String> {
+/// `root` is the repository root, whose `.git` names the checked-out commit.
+pub fn target(given: &Given, root: &Path, gh: &GithubEnv) -> Result<Target, String> {
     if let (Some(sha), Some(git_ref)) = (&given.sha, &given.git_ref) {
         return Ok(Target {
             sha: sha.clone(),
@@ -34,7 +37,7 @@ pub fn target(given: &Given, gh: &GithubEnv) -> Result<Target, String> {
             how: "the ref and sha inputs".to_string(),
         });
     }
-    let checkout = gh.workspace.as_deref().and_then(checkout::head_commit);
+    let checkout = checkout::head_commit(root);
     let pr = if gh.is_pull_request() {
         gh.event_path
             .as_ref()
@@ -59,7 +62,7 @@ fn plain(checkout: Option<String>, gh: &GithubEnv) -> Result<Target, String> {
             sha,
             git_ref: git_ref.clone(),
             how: if from_git {
-                "the workspace's checkout and GITHUB_REF".to_string()
+                "the checkout and GITHUB_REF".to_string()
             } else {
                 "GITHUB_SHA and GITHUB_REF".to_string()
             },
@@ -95,7 +98,7 @@ fn pull_request_target(
         .or_else(|| gh.sha.clone().filter(|_| !target_event));
     let Some(sha) = checkout.or_else(|| gh.sha.clone().filter(|_| !target_event)) else {
         return Err(format!(
-            "cannot tell which commit of pull request #{n} was checked out (no readable .git in the workspace); set the ref and sha inputs"
+            "cannot tell which commit of pull request #{n} was checked out (no readable .git at the repository root); set the ref and sha inputs"
         ));
     };
     let head = pr.head_sha.as_deref() == Some(sha.as_str());
@@ -121,11 +124,11 @@ fn pull_request_target(
 /// Why a `pull_request_target` run's checkout is not the pull request's code (the base branch,
 /// as `actions/checkout` gives by default); `None` on other events, on a head or merge
 /// checkout, and when the ref and sha inputs say where the results go.
-pub fn base_checkout(given: &Given, gh: &GithubEnv) -> Option<String> {
+pub fn base_checkout(given: &Given, root: &Path, gh: &GithubEnv) -> Option<String> {
     if gh.event_name.as_deref() != Some("pull_request_target") {
         return None;
     }
-    target(given, gh).err()
+    target(given, root, gh).err()
 }
 
 /// Checks the `ref` and `sha` inputs: both or neither, a full ref and a full object name.
@@ -194,6 +197,11 @@ mod tests {
         (t, gh)
     }
 
+    /// The target with the workspace as the repository root.
+    fn at(g: &Given, gh: &GithubEnv) -> Result<Target, String> {
+        target(g, gh.workspace.as_deref().unwrap(), gh)
+    }
+
     fn pair(t: Result<Target, String>) -> (String, String) {
         let t = t.unwrap();
         (t.sha, t.git_ref)
@@ -204,17 +212,14 @@ mod tests {
         let (_t, gh) = setup("pull_request", Some(MERGE));
         let g = Given::default();
         assert_eq!(
-            pair(target(&g, &gh)),
+            pair(at(&g, &gh)),
             (MERGE.into(), "refs/pull/7/merge".into())
         );
         let (_t, gh) = setup("pull_request", Some(HEAD));
-        assert_eq!(
-            pair(target(&g, &gh)),
-            (HEAD.into(), "refs/pull/7/head".into())
-        );
+        assert_eq!(pair(at(&g, &gh)), (HEAD.into(), "refs/pull/7/head".into()));
         let (_t, gh) = setup("pull_request", None);
         assert_eq!(
-            pair(target(&g, &gh)),
+            pair(at(&g, &gh)),
             (MERGE.into(), "refs/pull/7/merge".into())
         );
     }
@@ -223,15 +228,12 @@ mod tests {
     fn pull_request_target_never_uploads_to_the_base_branch() {
         let g = Given::default();
         let (_t, gh) = setup("pull_request_target", Some(HEAD));
-        assert_eq!(
-            pair(target(&g, &gh)),
-            (HEAD.into(), "refs/pull/7/head".into())
-        );
+        assert_eq!(pair(at(&g, &gh)), (HEAD.into(), "refs/pull/7/head".into()));
         let (_t, gh) = setup("pull_request_target", Some(BASE));
-        let e = target(&g, &gh).unwrap_err();
+        let e = at(&g, &gh).unwrap_err();
         assert!(e.contains("never to the base branch"), "{e}");
         let (_t, gh) = setup("pull_request_target", None);
-        assert!(target(&g, &gh).is_err(), "control: no checkout, no guess");
+        assert!(at(&g, &gh).is_err(), "control: no checkout, no guess");
     }
 
     #[test]
@@ -240,13 +242,13 @@ mod tests {
         gh.sha = Some(BASE.into());
         gh.git_ref = Some("refs/heads/main".into());
         assert_eq!(
-            pair(target(&Given::default(), &gh)),
+            pair(at(&Given::default(), &gh)),
             (HEAD.into(), "refs/heads/main".into())
         );
         let g = given(Some("refs/heads/x".into()), Some(BASE.to_uppercase())).unwrap();
-        assert_eq!(pair(target(&g, &gh)), (BASE.into(), "refs/heads/x".into()));
+        assert_eq!(pair(at(&g, &gh)), (BASE.into(), "refs/heads/x".into()));
         gh.git_ref = None;
-        assert_eq!(target(&Given::default(), &gh).unwrap_err(), "no GITHUB_REF");
+        assert_eq!(at(&Given::default(), &gh).unwrap_err(), "no GITHUB_REF");
     }
 
     #[test]

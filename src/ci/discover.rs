@@ -213,9 +213,9 @@ fn join_rel(root: &str, rel: &[String]) -> String {
     }
 }
 
-/// A blocked entry's path relative to the workspace, like `core::paths::uri_base` but without resolving
+/// A blocked entry's path relative to the repository root, like `core::paths::uri_base` but without resolving
 /// the entry itself (a link names where it is, not where it points).
-pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
+pub fn entry_uri_base(path: &Path, root: Option<&Path>) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -224,7 +224,7 @@ pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let base = crate::core::paths::uri_base(&parent.to_string_lossy(), workspace);
+    let base = crate::core::paths::uri_base(&parent.to_string_lossy(), root);
     match base.trim_end_matches('/') {
         "" | "." => name,
         b => format!("{b}/{name}"),
@@ -234,7 +234,7 @@ pub fn entry_uri_base(path: &Path, workspace: Option<&Path>) -> String {
 /// Each of discovery's findings as a report of its own holding one diagnostic: it is counted,
 /// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
 /// request touches a file under it (docs/action.md, "Finds the packs").
-pub fn reports(found: &Found, workspace: Option<&Path>) -> Vec<PackReport> {
+pub fn reports(found: &Found, root: Option<&Path>) -> Vec<PackReport> {
     found
         .blocked
         .iter()
@@ -242,7 +242,7 @@ pub fn reports(found: &Found, workspace: Option<&Path>) -> Vec<PackReport> {
             let msg = format!("{dir}: {}", why.message());
             PackReport {
                 dir: dir.clone(),
-                uri_base: entry_uri_base(path, workspace),
+                uri_base: entry_uri_base(path, root),
                 diagnostics: vec![crate::core::Diagnostic::pack(why.rule(), msg)],
                 ..PackReport::default()
             }

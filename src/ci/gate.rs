@@ -11,6 +11,10 @@ use crate::github::env::GithubEnv;
 use crate::github::{client, event, pulls};
 use crate::outcome::PackReport;
 
+/// Why a changed file can be missing from the checkout: each means the packs checked are not
+/// the ones the changes name, so every pack gates.
+const LACKS: &str = "another commit checked out, a sparse checkout, or a checkout-path that is not the repository's folder";
+
 /// What the scope step decided.
 pub struct Gate {
     pub gated: Vec<bool>,
@@ -35,7 +39,7 @@ pub fn gate(
 ) -> anyhow::Result<Gate> {
     let mut g = decide(paths, s, gh, log, net, out)?;
     if s.scope == Scope::Changed
-        && let Some(why) = commit::base_checkout(&s.target, gh)
+        && let Some(why) = commit::base_checkout(&s.target, &s.repository.dir, gh)
     {
         let msg = format!(
             "pull_request_target: {why}. The pull request's packs were not checked, so the job fails: check out its head (actions/checkout with `ref: ${{{{ github.event.pull_request.head.sha }}}}`), or set `scope: all` to check only what was checked out"
@@ -125,21 +129,8 @@ fn changed(
             )));
         }
     };
-    // Files, not paths: a rename lists two paths for one of `changed_files`.
-    match count {
-        None => {
-            return Ok(Err(format!(
-                "GitHub gives no count of pull request #{}'s changed files, so a cut list cannot be told from a whole one",
-                pr.number
-            )));
-        }
-        Some(n) if n as usize > listed.files => {
-            return Ok(Err(format!(
-                "pull request #{} changes {n} files and GitHub lists only {}",
-                pr.number, listed.files
-            )));
-        }
-        Some(_) => {}
+    if let Err(why) = whole(pr.number, count, &listed, s) {
+        return Ok(Err(why));
     }
     let (n_files, files) = (listed.files, listed.paths);
     let gated = pulls::touched(paths, &files);
@@ -159,6 +150,32 @@ fn changed(
         files: Some(files),
         fails_job: false,
     }))
+}
+
+/// Whether the listed files are every file pull request `n` changes, as the checkout holds
+/// them; `Err` says why not.
+fn whole(n: u64, count: Option<u64>, listed: &pulls::Listed, s: &Settings) -> Result<(), String> {
+    // Files, not paths: a rename lists two paths for one of `changed_files`.
+    match count {
+        None => {
+            return Err(format!(
+                "GitHub gives no count of pull request #{n}'s changed files, so a cut list cannot be told from a whole one"
+            ));
+        }
+        Some(c) if c as usize > listed.files => {
+            return Err(format!(
+                "pull request #{n} changes {c} files and GitHub lists only {}",
+                listed.files
+            ));
+        }
+        Some(_) => {}
+    }
+    match s.repository.lacks(&listed.in_head) {
+        Some(f) => Err(format!(
+            "pull request #{n} changes {f}, which the checkout lacks ({LACKS})"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The packs a merge group changes: the compare API between its base and head commits. It
@@ -194,6 +211,11 @@ fn merge_group(
             "the merge group lists {} changed files, and GitHub's compare lists at most {}",
             listed.files,
             pulls::MAX_COMPARED
+        )));
+    }
+    if let Some(f) = s.repository.lacks(&listed.in_head) {
+        return Ok(Err(format!(
+            "the merge group changes {f}, which the checkout lacks ({LACKS})"
         )));
     }
     let gated = pulls::touched(paths, &listed.paths);

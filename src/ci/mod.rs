@@ -14,6 +14,7 @@ mod dismiss;
 mod gate;
 mod net;
 mod output;
+mod root;
 mod sarif_path;
 mod settings;
 mod shard;
@@ -56,6 +57,7 @@ impl Verdict {
 pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut net = net::Net::default();
+    say(out, &root_note(s, gh, &log))?;
 
     // 1. The packs, and the folders discovery could not enter (each an error).
     let found = match discover(&s.root) {
@@ -73,14 +75,14 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
 
     // 2. Which of them the pull request touches, before 3. a shard's partition, so the match
     // sees every pack.
-    let entries = entries_of(&found, gh);
+    let entries = entries_of(&found, &s.repository.dir);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
-    // Check, and test what has no error; the workspace root's allowances (docs/configuration.md).
+    // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
     let mut reports = check_entries(entries, s)?;
-    let unused = match allowances::path(gh).map(|p| allowances::load(&p)) {
+    let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
         None => Vec::new(),
         Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
         Some(Err(why)) => {
@@ -134,15 +136,23 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     Ok(Verdict::of(failed))
 }
 
+/// The log's line about the repository root, when there is one to say (else nothing).
+fn root_note(s: &Settings, gh: &GithubEnv, log: &Log) -> String {
+    s.repository
+        .note(&s.root, gh.workspace.as_deref())
+        .map(|n| log.line(&format!("hippo-packs: {n}")))
+        .unwrap_or_default()
+}
+
 /// The discovered packs and the folders discovery could not enter, in byte order of their
-/// repository-relative paths.
-fn entries_of(found: &discover::Found, gh: &GithubEnv) -> Vec<Entry> {
+/// paths relative to the repository root.
+fn entries_of(found: &discover::Found, root: &Path) -> Vec<Entry> {
     let mut entries: Vec<Entry> = found
         .packs
         .iter()
-        .map(|d| Entry::Pack(d.clone(), uri_base(d, gh.workspace.as_deref())))
+        .map(|d| Entry::Pack(d.clone(), uri_base(d, Some(root))))
         .chain(
-            discover::reports(found, gh.workspace.as_deref())
+            discover::reports(found, Some(root))
                 .into_iter()
                 .map(|r| Entry::Blocked(Box::new(r))),
         )

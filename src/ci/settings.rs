@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::commit::{self, Given};
+use super::root::{self, Root};
 use super::shard::Shard;
 use crate::github::env::{self, GithubEnv};
 
@@ -130,6 +131,7 @@ impl Choice for Annotations {
 #[derive(Debug, Clone, Default)]
 pub struct Flags {
     pub root: Option<String>,
+    pub checkout_path: Option<String>,
     pub test: Option<bool>,
     pub sarif_file: Option<String>,
     pub upload: Option<UploadMode>,
@@ -149,7 +151,10 @@ pub struct Flags {
 /// The inputs after flags, `INPUT_*` and defaults.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// The `path` input: where to look for packs.
     pub root: String,
+    /// The repository root (`checkout-path`, else the folder holding `.git` above `root`).
+    pub repository: Root,
     pub test: bool,
     pub sarif_file: String,
     pub upload: UploadMode,
@@ -240,8 +245,12 @@ impl Settings {
             } else {
                 Scope::All
             };
+        let path = text(flags.root, "path").unwrap_or_else(|| ".".to_string());
+        let checkout_path = text(flags.checkout_path, "checkout-path");
+        let repository = root::resolve(checkout_path.as_deref(), &path, gh.workspace.as_deref())?;
         Ok(Settings {
-            root: text(flags.root, "path").unwrap_or_else(|| ".".to_string()),
+            root: path,
+            repository,
             test: input(flags.test, get, "test", boolean, "true or false")?.unwrap_or(true),
             sarif_file: text(flags.sarif_file, "sarif-file")
                 .unwrap_or_else(|| DEFAULT_SARIF_FILE.to_string()),

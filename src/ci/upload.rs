@@ -100,7 +100,7 @@ pub fn upload(
         }
         return Ok(step.done);
     }
-    let commit = match commit::target(&s.target, gh) {
+    let commit = match commit::target(&s.target, &s.repository.dir, gh) {
         Ok(c) => c,
         Err(why) if step.required => {
             step.problem(format!("cannot upload: {why}"))?;
@@ -164,10 +164,7 @@ fn send(
         commit_sha: commit.sha.clone(),
         git_ref: commit.git_ref.clone(),
         started_at: s.started_at,
-        checkout_uri: gh
-            .workspace
-            .as_ref()
-            .map(|w| format!("file://{}", w.to_string_lossy())),
+        checkout_uri: Some(format!("file://{}", s.repository.dir.to_string_lossy())),
     };
     let rt = net.runtime()?;
     let (log, out) = (step.log, &mut *step.out);

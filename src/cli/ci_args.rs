@@ -18,6 +18,11 @@ pub struct CiArgs {
     /// The same as ROOT [input: path]
     #[arg(long, value_name = "DIR", conflicts_with = "root")]
     pub path: Option<String>,
+    /// The folder the repository was checked out to: changed files, SARIF URIs and
+    /// .hippo-packs.toml are relative to it [input: checkout-path] [default: the folder
+    /// holding .git at or above the path, else $GITHUB_WORKSPACE]
+    #[arg(long = "checkout-path", value_name = "DIR")]
+    pub checkout_path: Option<String>,
     /// Run the fixture cases of every pack without errors [input: test] [default: true]
     #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
     pub test: Option<bool>,
@@ -104,6 +109,7 @@ impl From<CiArgs> for Flags {
     fn from(a: CiArgs) -> Flags {
         Flags {
             root: a.root.or(a.path),
+            checkout_path: a.checkout_path,
             test: a.test,
             sarif_file: a.sarif_file,
             upload: a.upload,

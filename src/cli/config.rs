@@ -1,6 +1,6 @@
 //! Which configuration file `check` and `test` read (docs/configuration.md, "Which file is
 //! read"): `--config FILE` reads that file; `--config auto` reads the `.hippo-packs.toml` at
-//! the root of the git repository holding the packs, the file `ci` reads at its workspace root,
+//! the root of the git repository holding the packs, the file `ci` reads at its repository root,
 //! so a pre-commit hook and CI judge the same warnings alike, and reads nothing when there is
 //! none; without `--config` nothing is read, as hippo's page "Writing a pack" says. `-v` names
 //! the file read (or says none was) on standard error.

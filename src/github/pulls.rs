@@ -3,7 +3,7 @@
 //! octocrab's typed `pulls().list_files(n)` asks for GitHub's default page of 30 files and
 //! takes no `per_page`, and its pages follow any `Link`; a registry pull request can touch
 //! hundreds of files, so this asks for pages of 100 through [`Http::request`] (rate limits
-//! waited out) and follows `rel="next"` only to the API's own origin, reading only the two
+//! waited out) and follows `rel="next"` only to the API's own origin, reading only the three
 //! fields used, so a field GitHub Enterprise Server omits cannot fail the listing.
 
 use super::client::{Failure, Http};
@@ -16,14 +16,39 @@ pub struct ChangedFile {
     pub filename: String,
     #[serde(default)]
     pub previous_filename: Option<String>,
+    /// `added`, `removed`, `modified`, `renamed`, …; absent counts as present in the head.
+    #[serde(default)]
+    pub status: Option<String>,
+}
+
+impl ChangedFile {
+    /// Whether the file is in the pull request's head (every file but a removed one).
+    fn in_head(&self) -> bool {
+        self.status.as_deref() != Some("removed")
+    }
 }
 
 /// The files GitHub lists for a pull request, each once (a rename is one file with two paths).
+#[derive(Default)]
 pub struct Listed {
     /// How many files were listed: what `changed_files` counts.
     pub files: usize,
     /// Every path they touch (a rename's old path too).
     pub paths: Vec<String>,
+    /// The paths the head holds: every file's name but a removed file's (a rename's old name
+    /// is not among them).
+    pub in_head: Vec<String>,
+}
+
+impl Listed {
+    fn add(&mut self, f: ChangedFile) {
+        self.files += 1;
+        if f.in_head() {
+            self.in_head.push(f.filename.clone());
+        }
+        self.paths.push(f.filename);
+        self.paths.extend(f.previous_filename);
+    }
 }
 
 /// The files the pull request changes, as far as GitHub lists them.
@@ -35,16 +60,11 @@ pub async fn changed_files(
     mut on_retry: impl FnMut(&Failure),
 ) -> Result<Listed, Failure> {
     let mut uri = format!("/repos/{owner}/{repo}/pulls/{number}/files?per_page=100");
-    let mut listed = Listed {
-        files: 0,
-        paths: Vec::new(),
-    };
+    let mut listed = Listed::default();
     for _ in 0..MAX_PAGES {
         let answer = http.request(None, &uri, &mut on_retry).await?;
         for f in answer.json::<Vec<ChangedFile>>()? {
-            listed.files += 1;
-            listed.paths.push(f.filename);
-            listed.paths.extend(f.previous_filename);
+            listed.add(f);
         }
         match answer.next_page()? {
             Some(next) => uri = next,
@@ -73,14 +93,8 @@ pub async fn compared_files(
     }
     let uri = format!("/repos/{owner}/{repo}/compare/{base}...{head}");
     let c: Comparison = http.request(None, &uri, on_retry).await?.json()?;
-    let mut listed = Listed {
-        files: c.files.len(),
-        paths: Vec::new(),
-    };
-    for f in c.files {
-        listed.paths.push(f.filename);
-        listed.paths.extend(f.previous_filename);
-    }
+    let mut listed = Listed::default();
+    c.files.into_iter().for_each(|f| listed.add(f));
     Ok(listed)
 }
 

@@ -34,7 +34,7 @@ pub struct Target {
     pub commit_sha: String,
     /// `refs/heads/main`, or `refs/pull/N/merge` on a pull request.
     pub git_ref: String,
-    /// `file://` and the workspace: the root the SARIF's relative paths start from.
+    /// `file://` and the repository root: where the SARIF's relative paths start from.
     pub checkout_uri: Option<String>,
     /// When the analysis began (`started_at`: GitHub orders analyses of one ref by it).
     pub started_at: chrono::DateTime<chrono::Utc>,

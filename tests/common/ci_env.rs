@@ -121,6 +121,7 @@ pub fn workspace() -> tempfile::TempDir {
     // What else a repository holds: never a pack.
     std::fs::create_dir_all(ws.path().join(".github/workflows")).unwrap();
     std::fs::write(ws.path().join(".github/workflows/ci.yml"), "on: push\n").unwrap();
+    std::fs::write(ws.path().join("README.md"), "# packs\n").unwrap();
     ws
 }
 
