@@ -101,12 +101,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     log_reports(&reports, &unused, s, &log, out)?;
 
     // 6. The verdict of the gated packs, and the upload.
-    let failing: Vec<&PackReport> = reports
-        .iter()
-        .zip(&gate.gated)
-        .filter(|(r, g)| **g && fails(r, s.fail_on))
-        .map(|(r, _)| r)
-        .collect();
+    let failing = failing(&reports, &gate, s.fail_on);
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
@@ -134,6 +129,20 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         say(out, &log.line(&line))?;
     }
     Ok(Verdict::of(failed))
+}
+
+/// The gated packs that fail.
+fn failing<'a>(
+    reports: &'a [PackReport],
+    gate: &gate::Gate,
+    fail_on: FailOn,
+) -> Vec<&'a PackReport> {
+    reports
+        .iter()
+        .zip(&gate.gated)
+        .filter(|(r, g)| **g && fails(r, fail_on))
+        .map(|(r, _)| r)
+        .collect()
 }
 
 /// The log's line about the repository root, when there is one to say (else nothing).
