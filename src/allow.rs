@@ -28,7 +28,7 @@ pub const MAX_GLOB_BYTES: usize = 1_024;
 pub const MAX_TEXT_BYTES: usize = 4_096;
 
 /// One `[[allow]]` entry.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Allowance {
     pub rule: String,
     /// The glob as written, relative to the folder that holds the file.
@@ -42,7 +42,7 @@ pub struct Allowance {
 }
 
 /// A configuration file, read and checked.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The file as named (`--config FILE`, or `.hippo-packs.toml`).
     pub shown: String,

@@ -2,7 +2,7 @@
 //!
 //! The layers, lowest first (docs/architecture.md; every import points down): [`core`] values;
 //! [`model`] (the parsed documents) and [`pack`] (the walk); [`rules`]; [`dream`] (the pass
-//! engine); [`outcome`], [`check`] and [`fixture`] (the case runner); [`report`] (renderers);
+//! engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers);
 //! [`github`]; [`ci`] (the Action); [`cli`].
 
 pub mod allow;
@@ -11,6 +11,7 @@ mod ci;
 pub mod cli;
 pub mod core;
 pub mod dream;
+pub mod fix;
 mod fixture;
 mod github;
 pub mod model;

@@ -41,6 +41,7 @@ fn cli_sessions() {
     trycmd::TestCases::new()
         .default_bin_name("hippo-packs")
         .register_bin("git", which("git"))
+        .register_bin("ln", which("ln"))
         .env("NO_COLOR", "1")
         .case("tests/cmd/*.trycmd");
 }

@@ -59,7 +59,14 @@ printf '%s\n' "${{COMPREPLY[@]}}"
 
 #[test]
 fn bash_completes_commands_and_their_options() {
-    assert_eq!(bash(&["hippo-packs", "check", "--f"]), ["--format"]);
+    assert_eq!(
+        bash(&["hippo-packs", "check", "--f"]),
+        ["--fix", "--format"]
+    );
+    assert_eq!(
+        bash(&["hippo-packs", "check", "--d"]),
+        ["--deny-warnings", "--diff"]
+    );
     assert_eq!(
         bash(&["hippo-packs", "test", "--pr"]),
         ["--print-prompts", "--prompts-dir"]

@@ -13,10 +13,10 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-fn pin(action: &Path, image: &str, digest: &str) -> (i32, String) {
+fn pin(action: &Path, image: &str, tag: &str, digest: &str) -> (i32, String) {
     let out = Command::new("bash")
         .arg(root().join("scripts/pin-image.sh"))
-        .args([image, digest])
+        .args([image, tag, digest])
         .arg(action)
         .output()
         .unwrap();
@@ -27,9 +27,25 @@ fn pin(action: &Path, image: &str, digest: &str) -> (i32, String) {
 }
 
 const FAKE: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const IMAGE: &str = "ghcr.io/hippo-packs/hippo-packs";
+
+/// Whether action.yml's `image:` line is one a user can pin: the Dockerfile (the default
+/// branch builds from source) or a release's `docker://…:vX.Y.Z@sha256:…` (the tag names the
+/// release, the digest decides what is pulled).
+fn image_line_ok(action: &str) -> bool {
+    let re = regex::Regex::new(
+        r"^  image: (Dockerfile|docker://ghcr\.io/[a-z0-9._-]+/hippo-packs:v\d+\.\d+\.\d+@sha256:[0-9a-f]{64})$",
+    )
+    .unwrap();
+    let lines: Vec<&str> = action
+        .lines()
+        .filter(|l| l.starts_with("  image: "))
+        .collect();
+    lines.len() == 1 && re.is_match(lines[0])
+}
 
 #[test]
-fn pin_image_points_action_yml_at_the_digest_and_refuses_the_rest() {
+fn pin_image_writes_the_tag_and_digest_and_refuses_the_rest() {
     let t = tempfile::tempdir().unwrap();
     let action = t.path().join("action.yml");
     let original = read("action.yml");
@@ -38,35 +54,60 @@ fn pin_image_points_action_yml_at_the_digest_and_refuses_the_rest() {
         original.contains("\n  image: Dockerfile\n"),
         "the default branch builds from source"
     );
+    assert!(image_line_ok(&original));
 
-    let (code, err) = pin(&action, "ghcr.io/hippo-packs/hippo-packs", FAKE);
+    let (code, err) = pin(&action, IMAGE, "v1.2.3", FAKE);
     assert_eq!(code, 0, "{err}");
     let pinned = std::fs::read_to_string(&action).unwrap();
-    let want = format!("\n  image: docker://ghcr.io/hippo-packs/hippo-packs@{FAKE}\n");
+    let want = format!("\n  image: docker://{IMAGE}:v1.2.3@{FAKE}\n");
     assert!(pinned.contains(&want), "{pinned}");
-    assert_eq!(
-        pinned.lines().count(),
-        original.lines().count(),
-        "one line changed"
-    );
+    assert!(image_line_ok(&pinned), "{pinned}");
     let changed: Vec<(&str, &str)> = original
         .lines()
         .zip(pinned.lines())
         .filter(|(a, b)| a != b)
         .collect();
-    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(pinned.lines().count(), original.lines().count());
+    assert_eq!(changed.len(), 1, "one line changed: {changed:?}");
 
-    // Controls: a short digest, a tag instead of a digest, an image with a tag: refused, and
-    // the file is left as it was.
-    for (image, digest) in [
-        ("ghcr.io/hippo-packs/hippo-packs", "sha256:abc"),
-        ("ghcr.io/hippo-packs/hippo-packs", "v1.2.3"),
-        ("ghcr.io/hippo-packs/hippo-packs:v1", FAKE),
-        ("ghcr.io/Hippo-Packs/hippo-packs", FAKE),
+    // Idempotent: the same pin again leaves the file byte for byte.
+    let (code, err) = pin(&action, IMAGE, "v1.2.3", FAKE);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&action).unwrap(), pinned);
+
+    // Refused, the file left as it was: a malformed digest, a tag that is not vX.Y.Z, an image
+    // with a tag or capitals, an action.yml without its one image line.
+    let short = "sha256:abc";
+    let upper = FAKE.to_uppercase().replace("SHA256", "sha256");
+    let sha512 = FAKE.replace("sha256", "sha512");
+    for (image, tag, digest) in [
+        (IMAGE, "v1.2.3", short),
+        (IMAGE, "v1.2.3", upper.as_str()),
+        (IMAGE, "v1.2.3", sha512.as_str()),
+        (IMAGE, "v1.2.3", "v1.2.3"),
+        (IMAGE, "1.2.3", FAKE),
+        (IMAGE, "v1.2", FAKE),
+        (IMAGE, "v1.2.3@x", FAKE),
+        ("ghcr.io/hippo-packs/hippo-packs:v1", "v1.2.3", FAKE),
+        ("ghcr.io/Hippo-Packs/hippo-packs", "v1.2.3", FAKE),
     ] {
-        let (code, err) = pin(&action, image, digest);
-        assert_eq!(code, 2, "{image} {digest}: {err}");
+        let (code, err) = pin(&action, image, tag, digest);
+        assert_eq!(code, 2, "{image} {tag} {digest}: {err}");
         assert_eq!(std::fs::read_to_string(&action).unwrap(), pinned);
+    }
+    let two = t.path().join("two.yml");
+    std::fs::write(&two, format!("{pinned}  image: Dockerfile\n")).unwrap();
+    assert_eq!(pin(&two, IMAGE, "v1.2.3", FAKE).0, 2, "two image lines");
+
+    // Control: a wrong pin is caught: the digest alone (no release named), the tag alone (a
+    // tag can be moved), a short digest, another image.
+    for wrong in [
+        format!("  image: docker://{IMAGE}@{FAKE}"),
+        format!("  image: docker://{IMAGE}:v1.2.3"),
+        format!("  image: docker://{IMAGE}:v1.2.3@sha256:abc"),
+        format!("  image: docker://ghcr.io/x/other:v1.2.3@{FAKE}"),
+    ] {
+        assert!(!image_line_ok(&format!("runs:\n{wrong}\n")), "{wrong}");
     }
 }
 
@@ -157,16 +198,31 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
 
     let release = read(".github/workflows/release.yml");
     for promise in [
-        "tags: [\"v[0-9]+.[0-9]+.[0-9]+\"]",
+        "workflow_dispatch:",
         "--platform linux/amd64,linux/arm64",
         "--provenance=mode=max --sbom=true",
         "--target prebuilt",
-        "scripts/pin-image.sh",
+        "scripts/pin-image.sh \"$IMAGE\" \"$TAG\" \"$DIGEST\" action.yml",
+        "push origin HEAD:refs/heads/main",
+        "-f \"ref=refs/tags/$TAG\" -f \"sha=$release\"",
+        "-F force=false",
+        "push-to-registry: true",
         "x86_64-unknown-linux-musl",
         "aarch64-unknown-linux-musl",
         "gh release create",
     ] {
         assert!(release.contains(promise), "release.yml lacks {promise:?}");
+    }
+    // The pin lands on main before the tag is made, and no tag or branch is ever forced.
+    let pinned = release.find("scripts/pin-image.sh").unwrap();
+    let pushed = release.find("push origin HEAD:refs/heads/main").unwrap();
+    let tagged = release.find("ref=refs/tags/$TAG").unwrap();
+    assert!(
+        pinned < pushed && pushed < tagged,
+        "pin, push to main, then tag"
+    );
+    for forced in ["--force", "tag -f", "push -f", "force=true", "+refs/"] {
+        assert!(!release.contains(forced), "release.yml forces: {forced:?}");
     }
     let dockerfile = read("Dockerfile");
     assert!(dockerfile.contains("FROM scratch AS prebuilt"));
@@ -183,6 +239,64 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
             "dependabot lacks {eco}"
         );
     }
+}
+
+/// The jobs of a workflow as (name, text): split at the two-space-indented keys under `jobs:`.
+fn jobs(text: &str) -> Vec<(String, String)> {
+    let body = &text[text.find("\njobs:\n").expect("a jobs: section") + 7..];
+    let mut out: Vec<(String, String)> = Vec::new();
+    for l in body.lines() {
+        let key = l
+            .strip_prefix("  ")
+            .filter(|k| !k.starts_with([' ', '#']) && k.ends_with(':'));
+        match (key, out.last_mut()) {
+            (Some(k), _) => out.push((k.trim_end_matches(':').to_string(), String::new())),
+            (None, Some((_, t))) => {
+                t.push_str(l);
+                t.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// The jobs that may sign (`id-token: write`) or store attestations (`attestations: write`)
+/// without attesting, or attest without them.
+fn signing_mismatches(workflow: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (name, job) in jobs(workflow) {
+        let attests = job.contains("uses: actions/attest-build-provenance@");
+        for grant in ["id-token: write", "attestations: write"] {
+            if job.contains(grant) != attests {
+                wrong.push(format!("{name}: {grant}"));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn only_the_jobs_that_attest_may_sign() {
+    let release = read(".github/workflows/release.yml");
+    assert_eq!(signing_mismatches(&release), Vec::<String>::new());
+    let attesting: Vec<String> = jobs(&release)
+        .into_iter()
+        .filter(|(_, j)| j.contains("attest-build-provenance@"))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(
+        attesting,
+        ["binaries", "image"],
+        "the binaries and the image"
+    );
+    assert!(
+        release.contains("subject-path: dist/${{ matrix.arch }}/hippo-packs"),
+        "each binary is attested"
+    );
+    // Control: a job granting id-token without attesting is caught.
+    let wrong = "on: push\njobs:\n  a:\n    permissions:\n      id-token: write\n    steps: []\n  b:\n    steps: []\n";
+    assert_eq!(signing_mismatches(wrong), ["a: id-token: write"]);
 }
 
 /// The Rust version a text names: the Dockerfile's `FROM rust:<v>-…`, or a workflow's
@@ -267,12 +381,51 @@ fn every_example_grants_what_ci_uses_and_pins_alike() {
     }
     pins_of_ours.sort();
     pins_of_ours.dedup();
+    // Every action the examples share is pinned alike (one actions/checkout commit).
+    assert_eq!(
+        differing_pins(&files_under("examples/workflows", "yml")),
+        Vec::<String>::new()
+    );
     assert_eq!(
         pins_of_ours.len(),
         1,
         "one pin of the action: {pins_of_ours:?}"
     );
-    // Control: a workflow without `checks: write` is told apart.
+    // Controls: a workflow without `checks: write`, and two pins of one action, are told
+    // apart.
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a.yml"), t.path().join("b.yml"));
+    std::fs::write(
+        &a,
+        "      - uses: actions/checkout@1111111111111111111111111111111111111111 # v4\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "      - uses: actions/checkout@2222222222222222222222222222222222222222 # v5\n",
+    )
+    .unwrap();
+    assert_eq!(differing_pins(&[a, b]), ["actions/checkout"]);
     let (grants, _) = grants_and_pins("    permissions:\n      contents: read\n");
     assert!(!grants.iter().any(|g| g == "checks: write"));
+}
+
+/// The actions that `files` pin in more than one way.
+fn differing_pins(files: &[PathBuf]) -> Vec<String> {
+    let mut refs: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for f in files {
+        let (_, pins) = grants_and_pins(&std::fs::read_to_string(f).unwrap());
+        for p in pins {
+            if let Some((action, at)) = p.split_once('@') {
+                refs.entry(action.to_string())
+                    .or_default()
+                    .insert(at.to_string());
+            }
+        }
+    }
+    refs.into_iter()
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(action, _)| action)
+        .collect()
 }

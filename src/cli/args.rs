@@ -101,6 +101,14 @@ pub struct CheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Make the fixes that cannot change what the pack means (docs/fixes.md), name each on
+    /// standard error, then check what remains. Never a file under tests/, never a secret.
+    #[arg(long)]
+    pub fix: bool,
+    /// Print the fixes `--fix` would make as a unified diff and write nothing; exit 1 when there
+    /// is one.
+    #[arg(long, conflicts_with_all = ["fix", "format", "sarif", "deny_warnings"])]
+    pub diff: bool,
     /// JUnit belongs to `test` (refused with a usage error that says so).
     #[arg(long, value_name = "FILE", hide = true)]
     pub junit: Option<PathBuf>,

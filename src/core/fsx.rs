@@ -1,5 +1,6 @@
-//! Report files that never follow a link: written to a new temporary file in the destination's
-//! folder, then renamed over the destination (docs/security.md, "Writes").
+//! Files written without following a link: written to a new temporary file in the destination's
+//! folder, then renamed over the destination (docs/security.md, "Writes"): the reports, and the
+//! pack files `check --fix` rewrites.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,16 @@ use super::paths::lexical;
 /// half-written file. The file is readable by everyone (0644): a report written as root in a
 /// container is read by later steps running as the runner's user. The folder must exist.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    replace(path, bytes, set_readable)
+}
+
+/// Writes `bytes` to a new temporary file in `path`'s folder, gives it its permissions
+/// (`permit`), and renames it over `path`.
+fn replace(
+    path: &Path,
+    bytes: &[u8],
+    permit: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -21,9 +32,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    set_readable(tmp.as_file())?;
+    permit(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Replaces the regular file at `path` with `bytes` as [`write_atomic`] writes (a temporary file
+/// in the same folder, then a rename), keeping the file's permissions. A symbolic link at `path`
+/// is refused, not replaced and not followed; so is anything else that is not a regular file.
+pub fn rewrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        return Err(std::io::Error::other(
+            "a symbolic link; a link is never written through",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    replace(path, bytes, |f| f.set_permissions(meta.permissions()))
 }
 
 /// The first symbolic link a write to `path` would pass through, as written (a `..` after a link
@@ -171,6 +198,44 @@ mod tests {
         assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
         std::fs::write(d.path().join("f"), "").unwrap();
         assert!(real_folders(d.path(), &["f", "c"]).is_err());
+    }
+
+    #[test]
+    fn rewrite_keeps_the_mode_and_refuses_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a.md");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
+        rewrite(&p, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o777,
+            0o600,
+            "the file's own mode, not write_atomic's 0644"
+        );
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        let link = d.path().join("link.md");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        let err = rewrite(&link, b"through").unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "new",
+            "the target is untouched"
+        );
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(
+            rewrite(&d.path().join("missing.md"), b"x").is_err(),
+            "nothing is created"
+        );
+        assert!(!d.path().join("missing.md").exists());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod text;
 
 pub mod concise;
+pub mod fixes;
 pub mod full;
 pub mod github;
 pub mod json;

@@ -1,5 +1,5 @@
 //! The lines of a file a snippet shows, made printable: every control or invisible character
-//! becomes `U+XXXX`, a secret its masked text, and the span moves onto the new text, widened to
+//! but the line feeds between them becomes `U+XXXX`, a secret its masked text, and the span moves onto the new text, widened to
 //! whole grapheme clusters so a caret never splits one. The carriage return of a CRLF line
 //! ending is not shown (the finding's note says the file has them); a lone one is.
 
@@ -67,6 +67,10 @@ impl Excerpt {
             if c == '\r' && src[at + 1..].starts_with('\n') {
                 continue;
             }
+            if c == '\n' {
+                text.push(c);
+                continue;
+            }
             let shown = escape::line(c.encode_utf8(&mut [0; 4])).into_owned();
             if c != '\t' && shown.len() != c.len_utf8() {
                 text.push_str(&shown);
@@ -128,9 +132,10 @@ mod tests {
         let e = Excerpt::new(src, 0, 3, &[]);
         assert_eq!(e.text, "one");
         assert!(e.hidden.is_empty());
-        // A span over two lines is drawn on one, its line feed as `U+000A`, without the CR.
+        // A span over two lines shows both, without the CR of the first.
         let e = Excerpt::new(src, 1, x, &[]);
-        assert_eq!(e.text, "oneU+000Atwo xU+000Dy");
+        assert_eq!(e.text, "one\ntwo xU+000Dy");
+        assert_eq!(&e.text[e.start..e.end], "ne\ntwo ");
         assert!(has_crlf(src));
         assert!(
             !has_crlf("one\rtwo\n"),

@@ -1,0 +1,216 @@
+//! `check --fix` and `check --diff`: the fixes that cannot change what a pack means
+//! (docs/fixes.md), planned from a pack's findings and bytes, made in memory until none is left,
+//! and written back through `core::fsx::rewrite` (never through a link).
+//!
+//! Nothing under `tests/` is fixed (a fixture's bytes are its meaning), nor a file that is not
+//! UTF-8 or was not read whole, nor any edit that touches a secret a redaction finding places.
+
+mod chars;
+mod edit;
+mod lines;
+mod manifest;
+mod prompt;
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::allow::Config;
+use crate::check::{Loaded, check_dir, parallel_map, prefix_for};
+use crate::core::{Diagnostic, LineIndex, Span};
+use crate::model::manifest::kind_of;
+use crate::outcome::PackReport;
+use crate::pack::{Pack, PackFile};
+use crate::rules::redaction::REDACTION;
+use edit::{Fix, Guard};
+
+/// A round fixes what the findings show; the next one checks the result again. A fix can make
+/// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
+/// rounds all the same.
+const MAX_ROUNDS: usize = 4;
+
+/// One fix made: where (line and code-point column of the file as it was before the fix) and
+/// what (`removed U+200B ZERO WIDTH SPACE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fixed {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// A file the fixes change: its bytes before and after, and each fix.
+#[derive(Debug, Clone)]
+pub struct FileFix {
+    /// Pack-relative, `/`-separated.
+    pub path: String,
+    pub before: Vec<u8>,
+    pub after: Vec<u8>,
+    pub fixed: Vec<Fixed>,
+    /// Why the file was not written ([`write`]), if it was not.
+    pub refused: Option<String>,
+}
+
+/// The fixes of one pack folder, its files in walk order.
+#[derive(Debug, Clone, Default)]
+pub struct PackFixes {
+    /// The folder as given.
+    pub dir: String,
+    /// What the text output puts before the pack's paths (`check::prefix_for`).
+    pub prefix: String,
+    pub files: Vec<FileFix>,
+}
+
+/// Plans the fixes of every folder (in parallel), in the order given. `config`'s allowances
+/// keep the warnings they allow from being fixed: a maintainer judged them.
+pub fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes> {
+    let several = dirs.len() > 1;
+    let config = Mutex::new(config);
+    parallel_map(dirs, |_, d| plan_dir(d, prefix_for(d, several), &config))
+}
+
+/// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round
+/// finds nothing to fix.
+pub fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> PackFixes {
+    let mut out = PackFixes {
+        dir: dir.to_string(),
+        prefix: prefix.clone(),
+        files: Vec::new(),
+    };
+    let (report, loaded) = check_dir(dir, prefix);
+    let Some(Loaded { mut pack, .. }) = loaded else {
+        return out;
+    };
+    let mut findings = not_allowed(report, config);
+    for _ in 0..MAX_ROUNDS {
+        if !fix_round(&mut pack, &findings, &mut out.files) {
+            break;
+        }
+        // pack.toml decided the layout the walk read; when a fix changed the kind it names (a
+        // byte-order mark kept the manifest from being read), the files in memory are no longer
+        // the pack's, and the next round waits for the next run.
+        let kind = pack.file("pack.toml").map(|f| kind_of(&f.bytes));
+        if kind.is_some_and(|k| k != pack.kind) {
+            break;
+        }
+        let report = PackReport {
+            dir: dir.to_string(),
+            diagnostics: crate::rules::run(&pack).diagnostics,
+            ..PackReport::default()
+        };
+        findings = not_allowed(report, config);
+    }
+    out
+}
+
+/// The report's findings once the allowances took theirs.
+fn not_allowed(mut report: PackReport, config: &Mutex<Option<Config>>) -> Vec<Diagnostic> {
+    let mut config = config.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = config.as_mut() {
+        c.apply(&mut report);
+    }
+    report.diagnostics
+}
+
+/// Makes one round of fixes in the pack's files, recording each in `files`; false when there
+/// was none.
+fn fix_round(pack: &mut Pack, findings: &[Diagnostic], files: &mut Vec<FileFix>) -> bool {
+    let mut any = false;
+    for f in pack.files.iter_mut() {
+        let own: Vec<&Diagnostic> = findings
+            .iter()
+            .filter(|d| d.file.as_deref() == Some(f.path.as_str()))
+            .collect();
+        let fixes = plan_file(f, &own);
+        if fixes.is_empty() {
+            continue;
+        }
+        any = true;
+        let index = LineIndex::new(&f.bytes);
+        let fixed = fixes.iter().map(|fix| {
+            let (line, col, _) = index.position(fix.at());
+            Fixed {
+                line,
+                col,
+                message: fix.message(),
+            }
+        });
+        let fixed: Vec<Fixed> = fixed.collect();
+        let after = edit::apply(&f.bytes, &fixes);
+        match files.iter_mut().find(|ff| ff.path == f.path) {
+            Some(ff) => {
+                ff.fixed.extend(fixed);
+                ff.after = after.clone();
+            }
+            None => files.push(FileFix {
+                path: f.path.clone(),
+                before: f.bytes.clone(),
+                after: after.clone(),
+                fixed,
+                refused: None,
+            }),
+        }
+        f.size = after.len() as u64;
+        f.bytes = after;
+    }
+    any
+}
+
+/// The fixes of one file, from its findings (`findings`: the file's own), in the order of their
+/// place. The planners' order decides an overlap: the closing instruction, the description, the
+/// hidden characters, then the line ends.
+fn plan_file(f: &PackFile, findings: &[&Diagnostic]) -> Vec<Fix> {
+    if f.in_tests() {
+        return Vec::new();
+    }
+    let Some(text) = f.text() else {
+        return Vec::new();
+    };
+    let mut fixes: Vec<Fix> = prompt::closing(text, findings).into_iter().collect();
+    fixes.extend(manifest::description(&f.path, text));
+    fixes.extend(chars::hidden(text, findings));
+    fixes.extend(lines::crlf(text));
+    edit::select(fixes, &guard(findings))
+}
+
+/// The secrets of the file's redaction finding; the whole file when the finding places none.
+fn guard(findings: &[&Diagnostic]) -> Guard {
+    let mut spans: Vec<Span> = Vec::new();
+    for d in findings.iter().filter(|d| d.rule.id == REDACTION.id) {
+        if d.secrets.is_empty() {
+            match d.span {
+                Some(s) => spans.push(s),
+                None => return Guard::File,
+            }
+        }
+        spans.extend(d.secrets.iter().map(|s| s.span));
+    }
+    Guard::Spans(spans)
+}
+
+/// Writes each planned file of the pack, unless a symbolic link is on its way inside the pack
+/// folder, or the file changed since it was read: then `refused` says why and the file is left
+/// as it is. The pack folder itself, named on the command line, is followed as the walk follows
+/// it.
+pub fn write(p: &mut PackFixes) {
+    let dir = Path::new(&p.dir);
+    for f in &mut p.files {
+        let rel = Path::new(&f.path);
+        f.refused = if let Some(link) = crate::core::fsx::link_on_path(rel, dir) {
+            Some(format!(
+                "{} is a symbolic link; a link is never written through",
+                link.display()
+            ))
+        } else {
+            let full = dir.join(rel);
+            match std::fs::read(&full) {
+                Ok(now) if now != f.before => Some("it changed since it was read".to_string()),
+                Ok(_) => crate::core::fsx::rewrite(&full, &f.after)
+                    .err()
+                    .map(|e| e.to_string()),
+                Err(e) => Some(e.to_string()),
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests;
