@@ -9,6 +9,8 @@ use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::tomlx;
 use crate::pack::Pack;
 
+mod help;
+
 declare_rules! {
     /// pack.toml is not valid TOML
     ///
@@ -45,7 +47,8 @@ declare_rules! {
     /// space at either end; authors is one to five names of one line and 1 to 80 characters;
     /// license is 1 to 64 of letters, digits, '.', '+' and '-'.
     ///
-    /// How to fix: Change the value as the message says.
+    /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
+    /// nearest valid value (`did you mean `1.0.0`?`).
     pub static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
 }
 
@@ -67,8 +70,9 @@ static DOCUMENT: Document = Document {
     value: &MANIFEST_VALUE,
 };
 
-/// A key's check: what is wrong with its value (a value of another type is reported already).
-type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<String>;
+/// A key's check: what is wrong with its value and what to write instead (a value of another
+/// type is reported already).
+type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<(String, String)>;
 
 /// The keys of pack.toml, in the order of the page's example.
 static KEYS: Table<Check> = Table {
@@ -85,6 +89,7 @@ static KEYS: Table<Check> = Table {
 };
 
 const KIND: &str = "must be \"theme\" for a theme pack, or absent for a pass pack";
+const KIND_HELP: &str = "write kind = \"theme\" for a theme pack; delete the line for a pass pack";
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let text = pack.file(PATH)?.text()?;
@@ -102,56 +107,57 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
         out,
     };
     for (key, entry) in reader.read(doc.get_ref(), None, &KEYS) {
-        if let Some(why) = (key.check)(&mut m, &entry) {
-            reader.wrong(&entry, why);
+        if let Some((why, help)) = (key.check)(&mut m, &entry) {
+            reader.wrong(&entry, why, help);
         }
     }
     Some(m)
 }
 
-fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    matches!(e.value, Value::String(s) if s != "HIPPO_V1").then(|| keys::PROTOCOL.into())
+fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    matches!(e.value, Value::String(s) if s != "HIPPO_V1")
+        .then(|| (keys::PROTOCOL.into(), keys::PROTOCOL_HELP.into()))
 }
 
-fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    matches!(e.value, Value::String(s) if s != "theme").then(|| KIND.into())
+fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    matches!(e.value, Value::String(s) if s != "theme").then(|| (KIND.into(), KIND_HELP.into()))
 }
 
-fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     m.name = Some(s.to_string());
-    name_problem(s)
+    Some((name_problem(s)?, help::name(s)))
 }
 
-fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     m.version = Some(s.to_string());
-    version_problem(s)
+    Some((version_problem(s)?, help::version(s)))
 }
 
-fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match e.value {
-        Value::String(s) => description_problem(s),
-        _ => None,
-    }
+fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    Some((description_problem(s)?, help::description(s)))
 }
 
-fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match e.value {
-        Value::String(s) => license_problem(s),
-        _ => None,
-    }
+fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    Some((license_problem(s)?, help::license(s)))
 }
 
-fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match &e.value {
-        Value::Strings(list) => authors_problem(list),
-        _ => None,
-    }
+fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::Strings(list) = &e.value else {
+        return None;
+    };
+    Some((authors_problem(list)?, help::authors(list.len())))
 }
 
 pub fn name_problem(s: &str) -> Option<String> {
