@@ -2,7 +2,7 @@
 //! when one follows from what was written (`did you mean `decision-log`?`), else the rule in
 //! a few words with an example. `--format full` shows it as the finding's help.
 
-use super::{RESERVED, license_problem, name_problem, version_problem};
+use super::values::{RESERVED, license_problem, name_problem, version_problem};
 
 /// A pack name: the slug of what was written (`Decision Log` → `decision-log`), or the rule.
 pub fn name(s: &str) -> String {
