@@ -1,20 +1,70 @@
 //! TOML with spans: the manifest, pass and case rules report keys and values where they stand.
 
-use crate::core::Span;
+use crate::core::{Diagnostic, Rule, Span};
+pub use curly::{CurlyQuote, curly_quotes};
 pub use toml::Spanned;
 pub use toml::de::{DeArray, DeTable, DeValue};
 
-/// A parse error: the message and where it is.
+mod curly;
+
+/// A parse error: the message, where it is, and a help line beyond the rule's.
 pub struct SyntaxError {
     pub message: String,
     pub span: Span,
+    pub hint: Option<String>,
 }
 
-/// Parses a TOML document, keeping every key's and value's span.
+impl SyntaxError {
+    /// The syntax rule's finding for the document at `path`.
+    pub fn diagnostic(self, rule: &'static Rule, path: &str) -> Diagnostic {
+        let d = Diagnostic::at(rule, path, self.span, self.message);
+        match self.hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        }
+    }
+}
+
+/// Parses a TOML document, keeping every key's and value's span. A document that does not parse
+/// because of a curly quote where a TOML quote goes gets an error naming the quote
+/// ([`curly_error`]); any other, the parser's message at the place it stopped.
 pub fn parse(text: &str) -> Result<Spanned<DeTable<'_>>, SyntaxError> {
-    DeTable::parse(text).map_err(|e| SyntaxError {
-        message: first_line(e.message()),
-        span: e.span().map(Span::from_range).unwrap_or(Span::new(0, 0)),
+    DeTable::parse(text).map_err(|e| {
+        let span = e.span().map(Span::from_range).unwrap_or(Span::new(0, 0));
+        curly_error(text, span).unwrap_or_else(|| SyntaxError {
+            message: first_line(e.message()),
+            span,
+            hint: None,
+        })
+    })
+}
+
+/// `U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote "`, at the first curly quote used as
+/// a TOML quote, when it is on the line where the parser stopped or before it (a curly quote
+/// after that line did not stop it): the parser's own words, "string values must be quoted",
+/// do not say what is wrong. The hint counts the file's curly quotes used so.
+fn curly_error(text: &str, stop: Span) -> Option<SyntaxError> {
+    let quotes = curly_quotes(text.as_bytes());
+    let first = quotes.first()?;
+    let stop_line_end = text
+        .get(stop.start..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(text.len(), |n| stop.start + n);
+    if first.span.start > stop_line_end {
+        return None;
+    }
+    let name = unicode_names2::name(first.curly).map_or(String::new(), |n| format!(" {n}"));
+    let hint = match quotes.len() {
+        1 => "1 curly quote in this file stands where TOML's straight quotes go".to_string(),
+        n => format!("{n} curly quotes in this file stand where TOML's straight quotes go"),
+    };
+    Some(SyntaxError {
+        message: format!(
+            "U+{:04X}{name}: use a straight quote {}",
+            first.curly as u32, first.straight
+        ),
+        span: Span::from_range(first.span.clone()),
+        hint: Some(hint),
     })
 }
 
@@ -112,5 +162,39 @@ mod tests {
         };
         assert!(e.span.start >= 6, "{}", e.span.start);
         assert!(!e.message.is_empty());
+        assert_eq!(e.hint, None);
+    }
+
+    #[test]
+    fn a_curly_quote_where_a_toml_quote_goes_is_named() {
+        let text = "a = 1\nname = \u{201c}x\u{201d}\n";
+        let Err(e) = parse(text) else {
+            panic!("curly quotes are not TOML's")
+        };
+        assert_eq!(
+            e.message,
+            "U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote \""
+        );
+        assert_eq!(&text[e.span.start..e.span.end], "\u{201c}");
+        assert_eq!(
+            e.hint.as_deref(),
+            Some("2 curly quotes in this file stand where TOML's straight quotes go")
+        );
+        let Err(e) = parse("a = \u{2018}x\u{2019}\n") else {
+            panic!("curly quotes are not TOML's")
+        };
+        assert_eq!(
+            e.message,
+            "U+2018 LEFT SINGLE QUOTATION MARK: use a straight quote '"
+        );
+        // Control: an error before the curly quote's line is the parser's.
+        let Err(e) = parse("a = [\nb = \"x\"\nc = \u{201c}x\u{201d}\n") else {
+            panic!("an unclosed array does not parse")
+        };
+        assert!(!e.message.starts_with("U+"), "{}", e.message);
+        assert!(
+            parse("a = \"\u{201c}x\u{201d}\"\n").is_ok(),
+            "quoted, they are text"
+        );
     }
 }

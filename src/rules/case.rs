@@ -21,7 +21,8 @@ declare_rules! {
     /// A case.toml that is not valid TOML
     ///
     /// Each tests/<case>/case.toml must parse as TOML; the finding gives the parser's message at
-    /// the place it stopped.
+    /// the place it stopped (a curly quote where a TOML quote goes is named instead, at the quote:
+    /// U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
     pub static CASE_SYNTAX = "case-syntax", Error, VeryHigh;
@@ -172,7 +173,7 @@ fn check_case(
     let doc = match tomlx::parse(text) {
         Ok(d) => d,
         Err(e) => {
-            out.push(Diagnostic::at(&CASE_SYNTAX, path, e.span, e.message));
+            out.push(e.diagnostic(&CASE_SYNTAX, path));
             return case;
         }
     };

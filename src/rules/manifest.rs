@@ -13,7 +13,8 @@ declare_rules! {
     /// pack.toml is not valid TOML
     ///
     /// The manifest must parse as TOML; the finding gives the parser's message at the place it
-    /// stopped.
+    /// stopped (a curly quote where a TOML quote goes is named instead, at the quote: U+201C LEFT
+    /// DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
     pub static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh;
@@ -90,7 +91,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let doc = match tomlx::parse(text) {
         Ok(d) => d,
         Err(e) => {
-            out.push(Diagnostic::at(&MANIFEST_SYNTAX, PATH, e.span, e.message));
+            out.push(e.diagnostic(&MANIFEST_SYNTAX, PATH));
             return None;
         }
     };

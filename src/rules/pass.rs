@@ -17,8 +17,10 @@ declare_rules! {
     /// A pass file is not valid TOML
     ///
     /// A passes/<name>.toml file must parse as TOML; the finding gives the parser's message at the
-    /// place it stopped. While a pass file does not parse, no prompt or persona can be called
-    /// unused, so the not-referenced warning is held back.
+    /// place it stopped (a curly quote where a TOML quote goes is named instead, at the quote:
+    /// U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote "). While a pass file does not
+    /// parse, no prompt or persona can be called unused, so the not-referenced warning is held
+    /// back.
     ///
     /// How to fix: Fix the TOML at the line and column given.
     pub static PASS_SYNTAX = "pass-syntax", Error, VeryHigh;
@@ -131,7 +133,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
             Ok(doc) => passes.push(check_one(pack, name, &f.path, doc.get_ref(), out)),
             Err(e) => {
                 all_parsed = false;
-                out.push(Diagnostic::at(&PASS_SYNTAX, &f.path, e.span, e.message));
+                out.push(e.diagnostic(&PASS_SYNTAX, &f.path));
             }
         }
     }

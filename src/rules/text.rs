@@ -14,6 +14,9 @@ declare_rules! {
     /// read differently on screen than in the file. One finding per run of such characters, at its
     /// first one; a run of tag characters that spells ASCII text has that text shown.
     ///
+    /// U+FEFF as a file's first character is a byte-order mark, which some editors write without
+    /// showing it: its finding's help says to save the file as UTF-8 without a byte-order mark.
+    ///
     /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
     /// `grep -nP '[^\t\n\r\x20-\x7e]'`). If you meant a visible symbol, write it as text.
     pub static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
@@ -378,12 +381,8 @@ pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
 /// The text family's findings in one file: `scan` is [`scan_bytes`] of its `bytes`.
 pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
     for run in &scan.invisible {
-        out.push(Diagnostic::at(
-            &INVISIBLE_CHARACTER,
-            path,
-            run.span,
-            run.message(),
-        ));
+        let d = Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message());
+        out.push(bom_help(d, run));
     }
     for run in &scan.ignorable {
         out.push(Diagnostic::at(
@@ -400,6 +399,18 @@ pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
             Span::new(at, at + 1),
             "not UTF-8",
         ));
+    }
+}
+
+/// What a byte-order mark's finding says to do: U+FEFF at a file's first byte is an editor's
+/// "UTF-8 with BOM", fixed by saving the file again without it, not by hunting for a character
+/// the editor does not show. A run of more than one keeps the rule's help beside it.
+fn bom_help(d: Diagnostic, run: &Run) -> Diagnostic {
+    const SAVE: &str = "save the file as UTF-8 without a byte-order mark (the U+FEFF at its start)";
+    match (run.span.start, run.first, run.count) {
+        (0, '\u{feff}', 1) => d.with_own_help(SAVE),
+        (0, '\u{feff}', _) => d.with_hint(SAVE),
+        _ => d,
     }
 }
 

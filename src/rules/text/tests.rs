@@ -150,3 +150,23 @@ fn an_escape_to_an_unusual_space_counts_with_the_raw_ones() {
     );
     assert!(out.is_empty());
 }
+
+#[test]
+fn a_byte_order_mark_says_how_to_save_the_file() {
+    let helps = |text: &str| {
+        let mut out = Vec::new();
+        report("a.md", &scan_bytes(text.as_bytes()), &mut out);
+        out.iter()
+            .map(|d| (d.hint.clone(), d.own_help))
+            .collect::<Vec<_>>()
+    };
+    let save = "save the file as UTF-8 without a byte-order mark (the U+FEFF at its start)";
+    assert_eq!(helps("\u{FEFF}x"), [(Some(save.to_string()), true)]);
+    assert_eq!(
+        helps("\u{FEFF}\u{200B}x"),
+        [(Some(save.to_string()), false)],
+        "a longer run keeps the rule's help too"
+    );
+    // Control: U+FEFF past the first byte is a zero-width no-break space, deleted as any other.
+    assert_eq!(helps("x\u{FEFF}"), [(None, false)]);
+}
