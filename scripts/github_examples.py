@@ -21,6 +21,8 @@ API = {
     "sarif-upload-status": "code-scanning-sarif-upload-status",
     "pull-request": "pull-request",
     "commit-comparison": "commit-comparison",
+    "code-scanning-alert": "code-scanning-alert-items",
+    "code-scanning-alert-dismissed": "code-scanning-alert-dismissed",
 }
 # file name -> (event, action): the first webhook example of that event and action
 EVENTS = {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A stand-in for GitHub's API on 127.0.0.1, for scripts/container-test.sh.
 
-Answers the code-scanning upload (202, then `complete`), the Checks API (201 / 200) and a pull
-request's files (none), and appends every request it receives to RECORD as one JSON line
-(method, path, headers, body). Prints its port on the first line of standard output, then
+Answers the code-scanning upload (202, then `complete`), the Checks API (201 / 200), a pull
+request's files (none) and code scanning's alerts (none listed; a change of state taken), and
+appends every request it receives to RECORD as one JSON line (method, path, headers, body). Prints its port on the first line of standard output, then
 serves until killed. Usage: standin.py RECORD
 """
 
@@ -45,6 +45,11 @@ class Handler(BaseHTTPRequestHandler):
             return self._answer(200, {"id": 7})
         if self.command == "GET" and path.endswith("/files"):
             return self._answer(200, [])
+        if self.command == "GET" and path.endswith("/code-scanning/alerts"):
+            return self._answer(200, [])
+        if self.command == "PATCH" and "/code-scanning/alerts/" in path:
+            return self._answer(200, {"number": int(path.rsplit("/", 1)[1]),
+                                      "state": json.loads(body or "{}").get("state")})
         return self._answer(404, {"message": "Not Found"})
 
     do_GET = do_POST = do_PATCH = _handle

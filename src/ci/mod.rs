@@ -2,13 +2,15 @@
 //!
 //! Finds every pack under a folder, checks them all, tests those without errors, writes the
 //! SARIF file, prints the report grouped per pack and the annotations, decides which packs gate
-//! the verdict (`scope`), uploads the SARIF to code scanning, and writes the job summary and the
-//! step outputs. Each step is a module; this one runs them in order and returns the verdict.
+//! the verdict (`scope`), uploads the SARIF to code scanning (and dismisses the alerts of allowed
+//! warnings), and writes the job summary and the step outputs. Each step is a module; this one
+//! runs them in order and returns the verdict.
 
 mod allowances;
 mod annotate;
 mod commit;
 mod discover;
+mod dismiss;
 mod gate;
 mod net;
 mod output;
@@ -99,15 +101,11 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     log_reports(&reports, &unused, s, &log, out)?;
 
     // 6. The verdict of the gated packs, and the upload.
-    let failing: Vec<&PackReport> = reports
-        .iter()
-        .zip(&gate.gated)
-        .filter(|(r, g)| **g && fails(r, s.fail_on))
-        .map(|(r, _)| r)
-        .collect();
+    let failing = failing(&reports, &gate, s.fail_on);
     let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
+    dismiss::dismiss(&sarif, s, gh, &mut up, &log, &mut net, out)?;
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
@@ -131,6 +129,20 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         say(out, &log.line(&line))?;
     }
     Ok(Verdict::of(failed))
+}
+
+/// The gated packs that fail.
+fn failing<'a>(
+    reports: &'a [PackReport],
+    gate: &gate::Gate,
+    fail_on: FailOn,
+) -> Vec<&'a PackReport> {
+    reports
+        .iter()
+        .zip(&gate.gated)
+        .filter(|(r, g)| **g && fails(r, fail_on))
+        .map(|(r, _)| r)
+        .collect()
 }
 
 /// The log's line about the repository root, when there is one to say (else nothing).

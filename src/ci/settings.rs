@@ -143,6 +143,7 @@ pub struct Flags {
     pub sha: Option<String>,
     pub annotations: Option<Annotations>,
     pub shard: Option<String>,
+    pub dismiss_allowed: Option<bool>,
     pub http_timeout: u64,
     pub upload_wait: u64,
 }
@@ -167,6 +168,8 @@ pub struct Settings {
     pub annotations: Annotations,
     /// `None`: every pack.
     pub shard: Option<Shard>,
+    /// Dismiss the alerts of allowed warnings in code scanning (docs/configuration.md).
+    pub dismiss_allowed: bool,
     /// When the run began: the upload's `started_at`.
     pub started_at: chrono::DateTime<chrono::Utc>,
     pub http_timeout: Duration,
@@ -266,6 +269,14 @@ impl Settings {
             annotations: choice(flags.annotations, get, "annotations")?
                 .unwrap_or(Annotations::Auto),
             shard,
+            dismiss_allowed: input(
+                flags.dismiss_allowed,
+                get,
+                "dismiss-allowed",
+                boolean,
+                "true or false",
+            )?
+            .unwrap_or(true),
             started_at: chrono::Utc::now(),
             http_timeout: Duration::from_secs(flags.http_timeout.max(1)),
             upload_wait: Duration::from_secs(flags.upload_wait),
@@ -334,6 +345,10 @@ mod tests {
             assert_eq!(s.scope, scope, "{event}");
         }
         assert_eq!(push.upload, UploadMode::Auto);
+        assert!(push.dismiss_allowed, "dismiss-allowed defaults to true");
+        let off = get(&[("INPUT_DISMISS-ALLOWED", "false")]);
+        let off = Settings::resolve(defaults(), &off, &GithubEnv::default()).unwrap();
+        assert!(!off.dismiss_allowed, "control: the input turns it off");
         assert_eq!(push.token, None);
     }
 

@@ -15,6 +15,10 @@ use crate::github::{client, event, upload};
 pub struct Uploaded {
     pub uploaded: bool,
     pub sarif_id: Option<String>,
+    /// Code scanning finished processing it (`complete`).
+    pub processed: bool,
+    /// The ref it went to.
+    pub git_ref: Option<String>,
     /// The upload was required (`upload: true`) and failed.
     pub failed_required: bool,
     pub notes: Vec<String>,
@@ -107,6 +111,7 @@ pub fn upload(
             return Ok(step.done);
         }
     };
+    step.done.git_ref = Some(commit.git_ref.clone());
     step.note(format!(
         "upload: commit {} on {} (from {})",
         commit.sha, commit.git_ref, commit.how
@@ -196,6 +201,7 @@ fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> a
     match accepted.processing {
         upload::Processing::Complete => {
             step.done.uploaded = true;
+            step.done.processed = true;
             step.note(format!("upload: SARIF {id} processed (complete)"))
         }
         upload::Processing::Pending => {

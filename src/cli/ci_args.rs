@@ -61,6 +61,10 @@ pub struct CiArgs {
     /// <category>/shard-<i>-of-<n> [input: shard] [default: every pack]
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Dismiss the code-scanning alerts of allowed warnings, on runs of the default branch
+    /// [input: dismiss-allowed] [default: true]
+    #[arg(long = "dismiss-allowed", value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
+    pub dismiss_allowed: Option<bool>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub http_timeout: u64,
@@ -117,6 +121,7 @@ impl From<CiArgs> for Flags {
             sha: a.sha,
             annotations: a.annotations,
             shard: a.shard,
+            dismiss_allowed: a.dismiss_allowed,
             http_timeout: a.http_timeout,
             upload_wait: a.upload_wait,
         }

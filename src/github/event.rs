@@ -33,6 +33,14 @@ impl PullRequest {
     }
 }
 
+/// `repository.default_branch` of an event payload (push, workflow_dispatch and most others
+/// carry it).
+pub fn default_branch(payload: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(payload).ok()?;
+    let branch = v.get("repository")?.get("default_branch")?.as_str()?.trim();
+    (!branch.is_empty()).then(|| branch.to_string())
+}
+
 /// A merge group's `(base_sha, head_sha)` from a `merge_group` event payload.
 pub fn merge_group(payload: &str) -> Option<(String, String)> {
     let v: Value = serde_json::from_str(payload).ok()?;
@@ -110,6 +118,18 @@ mod tests {
             pull_request(same).map(|p| (p.number, p.from_fork)),
             Some((8, false))
         );
+    }
+
+    #[test]
+    fn reads_the_default_branch() {
+        let push = r#"{"ref": "refs/heads/main", "repository": {"default_branch": "main"}}"#;
+        assert_eq!(default_branch(push).as_deref(), Some("main"));
+        assert_eq!(default_branch(r#"{"schedule": "17 3 * * *"}"#), None);
+        assert_eq!(
+            default_branch(r#"{"repository": {"default_branch": ""}}"#),
+            None
+        );
+        assert_eq!(default_branch("not json"), None);
     }
 
     #[test]

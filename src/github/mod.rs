@@ -1,7 +1,8 @@
 //! GitHub, for `hippo-packs ci` only: the environment a container action gets, the event,
-//! the pull request's changed files, the code-scanning upload, the job summary and the step
-//! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
+//! the pull request's changed files, the code-scanning upload and its alerts, the job summary
+//! and the step outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
+pub mod alerts;
 pub mod checkout;
 pub mod checks;
 pub mod client;

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use super::ci_run::{Ci, CiRun};
+use super::github_api::example;
 use std::path::{Path, PathBuf};
 
 pub const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
@@ -36,6 +37,7 @@ pub fn push(api: &str) -> Ci {
         ("INPUT_CATEGORY", "hippo-packs"),
         ("INPUT_FAIL-ON", "error"),
         ("INPUT_SCOPE", ""),
+        ("INPUT_DISMISS-ALLOWED", "true"),
     ])
     .args(&["--http-timeout", "3", "--upload-wait", "5"]);
     ci
@@ -59,6 +61,40 @@ pub fn pull_request(api: &str, fork: bool, changed_files: u64) -> Ci {
         .set("GITHUB_REF", "refs/pull/7/merge")
         .event(&event.to_string());
     ci
+}
+
+/// The repository of GitHub's example payloads, moved to octo/packs (default branch `main`).
+pub fn our_repository(event: &mut serde_json::Value) {
+    let r = &mut event["repository"];
+    r["full_name"] = "octo/packs".into();
+    r["name"] = "packs".into();
+    r["owner"]["login"] = "octo".into();
+    r["default_branch"] = "main".into();
+    r["master_branch"] = "main".into();
+}
+
+/// GitHub's push example, moved to octo/packs: a push of `SHA` to `git_ref`.
+pub fn push_event(git_ref: &str) -> String {
+    let mut e = example("event-push");
+    our_repository(&mut e);
+    e["ref"] = git_ref.into();
+    e["after"] = SHA.into();
+    e["head_commit"]["id"] = SHA.into();
+    e.to_string()
+}
+
+/// GitHub's workflow_dispatch example, moved to octo/packs, run on `git_ref`.
+pub fn dispatch_event(git_ref: &str) -> String {
+    let mut e = example("event-workflow_dispatch");
+    our_repository(&mut e);
+    e["ref"] = git_ref.into();
+    e.to_string()
+}
+
+/// A scheduled run's payload, which is minimal: the cron line and the workflow.
+pub fn schedule_event() -> String {
+    serde_json::json!({"schedule": "17 3 * * *", "workflow": ".github/workflows/packs.yml"})
+        .to_string()
 }
 
 /// The page's decision-log, a good pack.

@@ -91,3 +91,48 @@ pub fn decode_upload(req: &Request) -> Vec<u8> {
         .expect("gzip");
     sarif
 }
+
+/// A code-scanning alert of ours as GitHub lists it (from the description's examples: an open
+/// one, or a dismissed one with `comment`), at `path` with `rule` and the result's `message`.
+pub fn alert(
+    number: u64,
+    (rule, path, message): (&str, &str, &str),
+    dismissed: Option<&str>,
+) -> serde_json::Value {
+    let mut a = match dismissed {
+        None => example("code-scanning-alert"),
+        Some(comment) => {
+            let mut a = example("code-scanning-alert-dismissed");
+            a["dismissed_reason"] = "won't fix".into();
+            a["dismissed_comment"] = comment.into();
+            a
+        }
+    };
+    let base = "https://api.github.com/repos/octo/packs/code-scanning/alerts";
+    a["number"] = number.into();
+    a["url"] = format!("{base}/{number}").into();
+    a["instances_url"] = format!("{base}/{number}/instances").into();
+    a["html_url"] = format!("https://github.com/octo/packs/code-scanning/{number}").into();
+    a["rule"]["id"] = rule.into();
+    a["rule"]["name"] = rule.into();
+    a["tool"] = serde_json::json!({"name": "hippo-packs", "guid": null, "version": "0.1.0"});
+    let state = a["state"].clone();
+    let i = &mut a["most_recent_instance"];
+    i["message"]["text"] = message.into();
+    i["location"]["path"] = path.into();
+    i["state"] = state;
+    a
+}
+
+/// An alert as [`alert`] after a change of state: `dismissed` with its comment, or open.
+pub fn alert_state(a: &serde_json::Value, dismissed: Option<&str>) -> serde_json::Value {
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+    let i = &a["most_recent_instance"];
+    let (rule, path, message) = (
+        text(&a["rule"]["id"]),
+        text(&i["location"]["path"]),
+        text(&i["message"]["text"]),
+    );
+    let number = a["number"].as_u64().unwrap_or(0);
+    alert(number, (&rule, &path, &message), dismissed)
+}
