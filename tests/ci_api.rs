@@ -6,7 +6,7 @@
 mod common;
 
 use common::ci_env::{hygiene, pull_request, pull_request_event, workspace};
-use common::github_api::{accepted, check_run, example, files_json, processing};
+use common::github_api::{accepted, check_run, files_json, processing};
 use common::standin::{Reply, Request, Server};
 use std::io::{BufRead, Write};
 
