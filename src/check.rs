@@ -35,6 +35,7 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
             report.kind = Some(pack.kind);
             // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
             report.skipped = std::mem::take(&mut pack.skipped);
+            report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
             report.diagnostics = std::mem::take(&mut checked.diagnostics);
             if let Some(m) = &checked.manifest {
                 report.name = m.name.clone();
@@ -138,7 +139,12 @@ pub fn check_all(dirs: &[String]) -> Vec<PackReport> {
 /// Checks every folder (in parallel) and hands each report to `sink` in the order given, as
 /// soon as it can: a registry run streams its output in flat memory.
 pub fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
-    let several = dirs.len() > 1;
+    check_each_of(dirs, dirs.len() > 1, sink)
+}
+
+/// [`check_each`] of packs that are part of a larger run: `several` says whether the run has
+/// several packs (their paths are prefixed), however many `dirs` holds.
+pub fn check_each_of(dirs: &[String], several: bool, sink: impl FnMut(PackReport)) {
     parallel_ordered(dirs, |_, d| check_dir(d, prefix_for(d, several)).0, sink)
 }
 

@@ -10,6 +10,7 @@ mod edit;
 mod lines;
 mod manifest;
 mod prompt;
+mod quotes;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -155,8 +156,8 @@ fn fix_round(pack: &mut Pack, findings: &[Diagnostic], files: &mut Vec<FileFix>)
 }
 
 /// The fixes of one file, from its findings (`findings`: the file's own), in the order of their
-/// place. The planners' order decides an overlap: the closing instruction, the description, the
-/// hidden characters, then the line ends.
+/// place. The planners' order decides an overlap: the closing instruction, the curly quotes, the
+/// description, the hidden characters, then the line ends.
 fn plan_file(f: &PackFile, findings: &[&Diagnostic]) -> Vec<Fix> {
     if f.in_tests() {
         return Vec::new();
@@ -165,6 +166,7 @@ fn plan_file(f: &PackFile, findings: &[&Diagnostic]) -> Vec<Fix> {
         return Vec::new();
     };
     let mut fixes: Vec<Fix> = prompt::closing(text, findings).into_iter().collect();
+    fixes.extend(quotes::curly(&f.path, text));
     fixes.extend(manifest::description(&f.path, text));
     fixes.extend(chars::hidden(text, findings));
     fixes.extend(lines::crlf(text));

@@ -80,6 +80,9 @@ pub struct PackReport {
     pub kind: Option<Kind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
+    /// The skipped folders whose name starts with `.` ([`crate::pack::Pack::hidden_folders`]):
+    /// where `ci`'s discovery looks for packs inside this one. No output shows them.
+    pub hidden_folders: Vec<(String, bool)>,
     /// Sorted as docs/ordering.md orders them.
     pub diagnostics: Vec<Diagnostic>,
     /// `test` only: the cases run (empty when validation failed).

@@ -174,3 +174,47 @@ fn an_empty_submodule_folder_is_an_error_naming_it() {
     assert!(failing(&r, "packs/sub/p"), "{r}");
     assert!(!r.all_text().contains("not checked out"), "{r}");
 }
+
+/// A job checking every pack finds the packs inside packs through each pack's own walk; a
+/// shard's job lists the packs' folders first. Both find, check and print the same (the shard's
+/// own line apart), down to the paths' prefixes when the run's only outer pack holds packs.
+#[test]
+fn a_shard_and_a_whole_job_find_the_same_packs_inside_packs() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    broken_pack(&w.join("packs/good/.evil/evil"));
+    broken_pack(&w.join("packs/good/.evil/evil/.deeper/x"));
+    std::fs::create_dir_all(w.join("packs/good/prompts/.empty")).unwrap();
+    std::fs::create_dir_all(w.join("packs/good/.git/hooks/p")).unwrap();
+    std::fs::write(w.join("packs/good/.git/hooks/p/pack.toml"), "").unwrap();
+    let whole = ci(w, "packs");
+    let mut sharded = Ci::new();
+    sharded
+        .set_all(&[
+            ("INPUT_SCOPE", "all"),
+            ("INPUT_PATH", "packs"),
+            ("INPUT_SHARD", "1/1"),
+        ])
+        .args(&["--upload", "false", "--test", "false"]);
+    let shard = sharded.run(w);
+    assert!(shard.stdout.contains("hippo-packs: shard 1/1: "), "{shard}");
+    assert_eq!((whole.code, whole.out("packs")), (1, Some("3")), "{whole}");
+    assert!(
+        failing(&whole, "packs/good/.evil/evil/.deeper/x"),
+        "{whole}"
+    );
+    assert!(
+        whole.stdout.contains("skipped packs/good/.evil\n"),
+        "the outer pack's paths carry its folder, as in any run of several packs: {whole}"
+    );
+    let lines = |r: &CiRun| -> Vec<String> {
+        r.stdout
+            .lines()
+            .filter(|l| !l.starts_with("hippo-packs: shard "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(lines(&whole), lines(&shard), "{whole}\n{shard}");
+    assert_eq!(whole.out("errors"), shard.out("errors"));
+}

@@ -230,3 +230,33 @@ fn a_changed_file_the_checkout_lacks_gates_every_pack() {
     assert_eq!(r.code, 0, "{r}");
     assert!(r.stdout.contains("changes 3 files, in 1 of 2 packs"), "{r}");
 }
+
+#[test]
+fn a_submodule_s_new_commit_gates_the_packs_in_it() {
+    // The packs are a checked-out submodule of the repository (actions/checkout with
+    // `submodules: true`): its `.git` is a file naming the superproject's .git/modules/.
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join(".git/modules/packs")).unwrap();
+    std::fs::write(ws.path().join(".git/HEAD"), format!("{HEAD}\n")).unwrap();
+    std::fs::write(
+        ws.path().join("packs/.git"),
+        "gitdir: ../.git/modules/packs\n",
+    )
+    .unwrap();
+    let bump = github(modified("packs"));
+    let mut ci = pr_changing(&bump, 1);
+    ci.set("INPUT_PATH", "packs");
+    let r = ci.run(ws.path());
+    assert_eq!(
+        r.code, 1,
+        "the new commit of the submodule gates its packs: {r}"
+    );
+    assert!(r.stdout.contains("changes 1 file, in 2 of 2 packs"), "{r}");
+    // Control: a pull request changing only the superproject's README gates no pack.
+    let readme = github(modified("README.md"));
+    let mut ci = pr_changing(&readme, 1);
+    ci.set("INPUT_PATH", "packs");
+    let r = ci.run(ws.path());
+    assert_eq!(r.code, 0, "{r}");
+    assert!(r.stdout.contains("changes 1 file, in 0 of 2 packs"), "{r}");
+}

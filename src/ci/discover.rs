@@ -3,7 +3,6 @@
 //! cannot enter, links and submodules that would hide a pack, hidden characters in the folder
 //! names leading to a pack) — docs/action.md, "Finds the packs".
 
-mod inside;
 mod link;
 mod names;
 mod submodules;
@@ -92,34 +91,96 @@ pub struct Found {
 
 /// Every folder under `root` holding a `pack.toml`, in byte order of their paths, never under
 /// `.git` and never through a symbolic link. Dot-folders, `target/` and `node_modules/` are
-/// searched like any other; inside a pack only the folders its walk skips (`inside`). Paths are
-/// `root` joined with the relative path (`root` itself when it is a pack); with `root` `.`,
-/// just the relative path.
+/// searched like any other; inside a pack only the dot-folders its walk skips, found by the walk
+/// itself ([`crate::pack::walk::hidden_folders`]). Paths are `root` joined with the relative path
+/// (`root` itself when it is a pack); with `root` `.`, just the relative path.
 pub fn discover(root: &str) -> std::io::Result<Found> {
-    let meta = std::fs::metadata(root)?;
-    if !meta.is_dir() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotADirectory,
-            "not a folder",
-        ));
-    }
-    std::fs::read_dir(root)?;
-    let mut links = link::Links::new(Path::new(root))?;
-    let mut found = Found::default();
-    let mut stack: Vec<(PathBuf, Vec<String>)> = vec![(PathBuf::from(root), Vec::new())];
-    // Depth first, in byte order: the stack holds children in reverse.
-    while let Some((dir, rel)) = stack.pop() {
-        if dir.join("pack.toml").symlink_metadata().is_ok() {
-            found.packs.push(join_rel(root, &rel));
-            enter_skipped(root, (&dir, &rel), &mut stack, &mut found);
-            continue;
+    let mut search = Search::new(root)?;
+    loop {
+        let packs = search.step();
+        if packs.is_empty() {
+            return Ok(search.finish());
         }
+        for p in &packs {
+            search.enter(p, &crate::pack::walk::hidden_folders(&p.path));
+        }
+    }
+}
+
+/// A pack discovery found, whose inside it has not searched yet.
+#[derive(Debug, Clone)]
+pub struct FoundPack {
+    /// Its folder as discovery names it (`root` joined).
+    pub dir: String,
+    path: PathBuf,
+    rel: Vec<String>,
+}
+
+/// Discovery in steps: [`Search::step`] finds the packs under the folders still to search
+/// without entering them, [`Search::enter`] enters a pack through the dot-folders its walk
+/// skipped, until a step finds nothing. Whoever walks the packs anyway (`ci` checking every
+/// pack) hands the walk's dot-folders to `enter`, so a pack's folders are listed once.
+pub struct Search {
+    root: String,
+    links: link::Links,
+    found: Found,
+    /// The packs found, by their components below the root (sorted at the end: depth first in
+    /// byte order, the order of the search).
+    packs: Vec<(Vec<String>, String)>,
+    /// The folders still to search, in reverse order.
+    stack: Vec<(PathBuf, Vec<String>)>,
+}
+
+impl Search {
+    /// A search of `root`: an error when it is not a folder that can be read.
+    pub fn new(root: &str) -> std::io::Result<Search> {
+        let meta = std::fs::metadata(root)?;
+        if !meta.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "not a folder",
+            ));
+        }
+        std::fs::read_dir(root)?;
+        Ok(Search {
+            root: root.to_string(),
+            links: link::Links::new(Path::new(root))?,
+            found: Found::default(),
+            packs: Vec::new(),
+            stack: vec![(PathBuf::from(root), Vec::new())],
+        })
+    }
+
+    /// Searches the folders still to search (depth first, in byte order), stopping at each pack:
+    /// the packs found, in that order.
+    pub fn step(&mut self) -> Vec<FoundPack> {
+        let mut new = Vec::new();
+        while let Some((dir, rel)) = self.stack.pop() {
+            if dir.join("pack.toml").symlink_metadata().is_ok() {
+                let shown = join_rel(&self.root, &rel);
+                self.packs.push((rel.clone(), shown.clone()));
+                new.push(FoundPack {
+                    dir: shown,
+                    path: dir,
+                    rel,
+                });
+                continue;
+            }
+            self.folder(dir, rel);
+        }
+        new
+    }
+
+    /// One folder that is not a pack: its subfolders are searched, or are findings.
+    fn folder(&mut self, dir: PathBuf, rel: Vec<String>) {
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) => {
                 let why = Blocked::Unreadable(e.to_string());
-                found.blocked.push((join_rel(root, &rel), dir, why));
-                continue;
+                self.found
+                    .blocked
+                    .push((join_rel(&self.root, &rel), dir, why));
+                return;
             }
         };
         let mut children: Vec<(Vec<u8>, PathBuf, String, Option<Blocked>)> = Vec::new();
@@ -128,50 +189,70 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
             if name == ".git" {
                 continue;
             }
-            let Some(step) = classify(&e, rel.len(), &mut links) else {
+            let Some(step) = classify(&e, rel.len(), &mut self.links) else {
                 continue;
             };
             let shown = name.to_string_lossy().into_owned();
             children.push((name.as_encoded_bytes().to_vec(), e.path(), shown, step));
         }
         children.sort_by(|a, b| a.0.cmp(&b.0));
+        // Depth first, in byte order: the stack holds children in reverse.
         for (_, path, name, step) in children.into_iter().rev() {
             let mut r = rel.clone();
             r.push(name);
             match step {
-                Some(why) => found.blocked.push((join_rel(root, &r), path, why)),
-                None => stack.push((path, r)),
+                Some(why) => self
+                    .found
+                    .blocked
+                    .push((join_rel(&self.root, &r), path, why)),
+                None => self.stack.push((path, r)),
             }
         }
     }
-    found.blocked.extend(names::of_packs(root, &found.packs));
-    found
-        .blocked
-        .extend(submodules::unchecked(root, links.root()));
-    // The findings were gathered in reverse order per folder: sort all by path.
-    found
-        .blocked
-        .sort_by(|a, b| a.1.as_os_str().cmp(b.1.as_os_str()));
-    Ok(found)
-}
 
-/// Inside a pack at `dir` (`rel` below the root), the folders its walk skips: each is searched
-/// like any folder (pushed on `stack`, in reverse byte order), or is a finding.
-fn enter_skipped(
-    root: &str,
-    (dir, rel): (&Path, &[String]),
-    stack: &mut Vec<(PathBuf, Vec<String>)>,
-    found: &mut Found,
-) {
-    for (sub, why) in inside::skipped_folders(dir).into_iter().rev() {
-        let path = sub.iter().fold(dir.to_path_buf(), |p, s| p.join(s));
-        let mut r = rel.to_vec();
-        r.extend(sub);
-        let why = why.or_else(|| (r.len() > MAX_DEPTH).then_some(Blocked::TooDeep));
-        match why {
-            Some(why) => found.blocked.push((join_rel(root, &r), path, why)),
-            None => stack.push((path, r)),
+    /// Enters the pack `p` through `hidden`, the dot-folders its walk skipped ([`crate::pack::Pack::hidden_folders`]):
+    /// each but `.git` is searched like any folder by the next step, or is a finding.
+    pub fn enter(&mut self, p: &FoundPack, hidden: &[(String, bool)]) {
+        for (sub, utf8) in hidden.iter().rev() {
+            let parts: Vec<&str> = sub.split('/').collect();
+            if parts.last() == Some(&".git") {
+                continue;
+            }
+            let path = parts.iter().fold(p.path.clone(), |d, s| d.join(s));
+            let mut r = p.rel.clone();
+            r.extend(parts.iter().map(|s| s.to_string()));
+            let why = if !utf8 {
+                Some(Blocked::NotUtf8)
+            } else {
+                (r.len() > MAX_DEPTH).then_some(Blocked::TooDeep)
+            };
+            match why {
+                Some(why) => self
+                    .found
+                    .blocked
+                    .push((join_rel(&self.root, &r), path, why)),
+                None => self.stack.push((path, r)),
+            }
         }
+    }
+
+    /// What the search found: the packs in byte order of their paths, then discovery's own
+    /// findings (hidden characters in the folder names leading to a pack, submodules not
+    /// checked out), all sorted by path.
+    pub fn finish(mut self) -> Found {
+        self.packs.sort_by(|a, b| a.0.cmp(&b.0));
+        self.found.packs = self.packs.into_iter().map(|(_, d)| d).collect();
+        let root = self.root.as_str();
+        let mut found = self.found;
+        found.blocked.extend(names::of_packs(root, &found.packs));
+        found
+            .blocked
+            .extend(submodules::unchecked(root, self.links.root()));
+        // The findings were gathered in reverse order per folder: sort all by path.
+        found
+            .blocked
+            .sort_by(|a, b| a.1.as_os_str().cmp(b.1.as_os_str()));
+        found
     }
 }
 

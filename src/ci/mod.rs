@@ -14,6 +14,7 @@ mod dismiss;
 mod gate;
 mod net;
 mod output;
+mod packs;
 mod root;
 mod sarif_path;
 mod settings;
@@ -59,13 +60,13 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let mut net = net::Net::default();
     say(out, &root_note(s, gh, &log))?;
 
-    // 1. The packs, and the folders discovery could not enter (each an error).
-    let found = match discover(&s.root) {
+    // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
+    let (found, mut checked) = match find(s)? {
         Ok(d) => d,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
             say(out, &log.annotate(Level::Error, "ci", &msg))?;
-            discover::Found::default()
+            (discover::Found::default(), packs::Checked::default())
         }
     };
     if found.packs.is_empty() && found.blocked.is_empty() {
@@ -81,7 +82,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
     // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
-    let mut reports = check_entries(entries, s)?;
+    let mut reports = check_entries(entries, &mut checked, s)?;
     let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
         None => Vec::new(),
         Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
@@ -224,22 +225,40 @@ fn partition(
     Ok((gate, kept))
 }
 
-/// Checks (and tests) the packs among `entries`; one report per entry, in their order.
-fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackReport>> {
+/// The packs and discovery's findings: with a shard, discovery alone (the shard's packs are
+/// checked after the partition); without one, every pack checked as it is found.
+type Finding = std::io::Result<(discover::Found, packs::Checked)>;
+
+fn find(s: &Settings) -> anyhow::Result<Finding> {
+    if s.shard.is_none() {
+        return packs::find_and_check(s);
+    }
+    Ok(discover(&s.root).map(|f| (f, packs::Checked::default())))
+}
+
+/// The report of each of `entries`, in their order: the packs not checked yet (a shard's) are
+/// checked (and tested) now.
+fn check_entries(
+    entries: Vec<Entry>,
+    checked: &mut packs::Checked,
+    s: &Settings,
+) -> anyhow::Result<Vec<PackReport>> {
     let dirs: Vec<String> = entries
         .iter()
         .filter_map(|e| match e {
             Entry::Pack(d, _) => Some(d.clone()),
             Entry::Blocked(_) => None,
         })
+        .filter(|d| !checked.has(d))
         .collect();
-    let mut checked = run_packs(&dirs, s)?.into_iter();
+    let mut fresh = packs::run_packs(&dirs, s, dirs.len() > 1)?.into_iter();
     let mut reports = Vec::with_capacity(entries.len());
     for e in entries {
         match e {
-            Entry::Pack(_, base) => {
+            Entry::Pack(dir, base) => {
                 let mut r = checked
-                    .next()
+                    .take(&dir)
+                    .or_else(|| fresh.next())
                     .ok_or_else(|| anyhow::anyhow!("a pack's report is missing"))?;
                 r.uri_base = base;
                 reports.push(r);
@@ -248,20 +267,6 @@ fn check_entries(entries: Vec<Entry>, s: &Settings) -> anyhow::Result<Vec<PackRe
         }
     }
     Ok(reports)
-}
-
-/// Checks (and tests) every pack.
-fn run_packs(dirs: &[String], s: &Settings) -> anyhow::Result<Vec<PackReport>> {
-    if s.test {
-        crate::fixture::test_all(&crate::fixture::TestOptions {
-            dirs: dirs.to_vec(),
-            case: None,
-            model_command: None,
-            keep_prompts: false,
-        })
-    } else {
-        Ok(crate::check::check_all(dirs))
-    }
 }
 
 /// No pack under the root: the error, the summary and the outputs say so.

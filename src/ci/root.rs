@@ -71,7 +71,8 @@ pub fn resolve(
         let bound = ws.as_deref().filter(|w| s.starts_with(w));
         for a in s.ancestors() {
             if a.join(".git").symlink_metadata().is_ok() {
-                return Some(a.to_path_buf());
+                let outer = superproject(a).filter(|p| bound.is_none_or(|b| p.starts_with(b)));
+                return Some(outer.unwrap_or_else(|| a.to_path_buf()));
             }
             if Some(a) == bound {
                 return None;
@@ -93,6 +94,26 @@ pub fn resolve(
         dir,
         found,
     })
+}
+
+/// The superproject of a checked-out submodule at `folder`: its `.git` file names a folder
+/// under `<superproject>/.git/modules/`, and the pull request (like the upload) is the
+/// superproject's, naming its files from there. `None` for a repository of its own (a `.git`
+/// folder, or a worktree's `.git` file).
+fn superproject(folder: &Path) -> Option<PathBuf> {
+    if !std::fs::symlink_metadata(folder.join(".git"))
+        .ok()?
+        .is_file()
+    {
+        return None;
+    }
+    let dir = crate::core::paths::lexical(&crate::github::checkout::git_dir(folder)?);
+    let parts: Vec<Component> = dir.components().collect();
+    let at = parts
+        .windows(2)
+        .position(|w| w[0].as_os_str() == ".git" && w[1].as_os_str() == "modules")?;
+    let outer: PathBuf = parts[..at].iter().collect();
+    (folder.starts_with(&outer) && outer != folder && outer.join(".git").is_dir()).then_some(outer)
 }
 
 impl Root {
@@ -188,6 +209,28 @@ mod tests {
         // Control: without a workspace the search goes on up, as git's does.
         let r = resolve(None, &at(&inner.join("packs")), None).unwrap();
         assert_eq!((r.dir.as_path(), r.found), (ws.as_path(), Found::Git));
+    }
+
+    #[test]
+    fn a_submodule_s_root_is_its_superproject() {
+        let (_t, ws) = tree();
+        std::fs::create_dir_all(ws.join("repo/.git/modules/packs")).unwrap();
+        std::fs::write(
+            ws.join("repo/packs/.git"),
+            "gitdir: ../.git/modules/packs\n",
+        )
+        .unwrap();
+        let r = resolve(None, &at(&ws.join("repo/packs/a")), Some(&ws)).unwrap();
+        assert_eq!(r.dir, ws.join("repo"));
+        assert_eq!(r.path_from_root.as_deref(), Some("packs/a"));
+        // Control: a worktree's .git file names no superproject; its folder is the root.
+        std::fs::write(
+            ws.join("repo/packs/.git"),
+            "gitdir: /elsewhere/.git/worktrees/p\n",
+        )
+        .unwrap();
+        let r = resolve(None, &at(&ws.join("repo/packs/a")), Some(&ws)).unwrap();
+        assert_eq!(r.dir, ws.join("repo/packs"));
     }
 
     #[test]

@@ -128,6 +128,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
         case: a.case.clone(),
         model_command: a.model_command.clone(),
         keep_prompts: a.print_prompts || a.prompts_dir.is_some(),
+        one_of_several: false,
     };
     // `--case` decides its one `no case` line over every pack, so it is not streamed.
     if a.output.format == Format::Text

@@ -33,6 +33,8 @@ pub enum What {
     Closing,
     /// White space removed at one end of the description (`true`: its start).
     Description { start: bool },
+    /// A curly quote standing where a TOML quote goes made straight.
+    Quote { curly: char, straight: char },
 }
 
 /// One fix of one file: its edits and what it does.
@@ -72,6 +74,9 @@ impl Fix {
                 n => format!("changed {n} CRLF line ends to LF"),
             },
             What::Closing => "appended the closing instruction".to_string(),
+            What::Quote { curly, straight } => {
+                format!("replaced {} with {straight}", named(*curly))
+            }
             What::Description { start } => format!(
                 "removed the white space at the {} of the description",
                 if *start { "start" } else { "end" }

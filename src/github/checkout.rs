@@ -35,7 +35,7 @@ pub fn head_commit(workspace: &Path) -> Option<String> {
 
 /// `workspace/.git` when a folder; the folder a `.git` file names (`gitdir: <path>`, relative
 /// to the workspace) otherwise.
-fn git_dir(workspace: &Path) -> Option<PathBuf> {
+pub fn git_dir(workspace: &Path) -> Option<PathBuf> {
     let dot_git = workspace.join(".git");
     let meta = std::fs::symlink_metadata(&dot_git).ok()?;
     if meta.is_dir() {

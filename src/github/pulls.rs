@@ -113,9 +113,11 @@ pub async fn changed_count(
 }
 
 /// Whether each pack (its path relative to the repository root, `/`-separated, empty for the
-/// root) holds one of the changed files, or is one: a symbolic link discovery reports in place
-/// of a pack is a changed file at that very path.
+/// root) holds one of the changed files, is one, or lies under one: a symbolic link discovery
+/// reports in place of a pack is a changed file at that very path, and a submodule's new
+/// commit is one changed entry at the submodule's path, above every pack in it.
 pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
+    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|rest| rest.starts_with('/'));
     pack_paths
         .iter()
         .map(|p| {
@@ -123,7 +125,7 @@ pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
             p.is_empty()
                 || files
                     .iter()
-                    .any(|f| f == p || f.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+                    .any(|f| f == p || under(f, p) || under(p, f.trim_end_matches('/')))
         })
         .collect()
 }
@@ -151,6 +153,16 @@ mod tests {
             vec![true, false, false],
             "an entry at the pack's own path (a symbolic link discovery will not follow, a folder \
              turned into a file) gates it; a sibling sharing its prefix does not"
+        );
+        assert_eq!(
+            touched(&packs, &["packs".to_string()]),
+            vec![true, true, true],
+            "a submodule's entry gates every pack in it"
+        );
+        assert_eq!(
+            touched(&packs, &["pack".to_string()]),
+            vec![false, false, false],
+            "control: a name sharing a prefix is not a folder above"
         );
     }
 }

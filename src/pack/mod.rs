@@ -122,6 +122,10 @@ pub struct Pack {
     pub files: Vec<PackFile>,
     /// `skipped <path>` lines, in walk order.
     pub skipped: Vec<String>,
+    /// The skipped entries that are folders with a name starting with `.` (`.git` too), in walk
+    /// order: their paths (lossy where a name is not UTF-8) and whether the name is UTF-8.
+    /// Discovery (`ci`) searches them for packs.
+    pub hidden_folders: Vec<(String, bool)>,
     /// What the walk itself ran into (unreadable entries, the entry limit), in walk order; the
     /// rules layer reports them.
     pub walk_problems: Vec<WalkProblem>,
@@ -168,6 +172,7 @@ impl Pack {
             entries: Vec::new(),
             files: Vec::new(),
             skipped: Vec::new(),
+            hidden_folders: Vec::new(),
             walk_problems: Vec::new(),
             index: Default::default(),
         };

@@ -26,6 +26,20 @@ const MAX_DEPTH: usize = 7;
 /// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
 /// (`error nowhere: No such file or directory (os error 2)`).
 pub fn load(dir: &Path) -> std::io::Result<Pack> {
+    walk(dir, true)
+}
+
+/// The dot-folders the walk of the pack at `dir` skips ([`Pack::hidden_folders`]), found by the
+/// same walk without reading a file but `pack.toml` (which decides the folders it enters).
+/// Nothing when the pack cannot be read (its check says why).
+pub fn hidden_folders(dir: &Path) -> Vec<(String, bool)> {
+    walk(dir, false)
+        .map(|p| p.hidden_folders)
+        .unwrap_or_default()
+}
+
+/// The walk of the pack at `dir`; `read`: whether it reads the files (else it only lists).
+fn walk(dir: &Path, read: bool) -> std::io::Result<Pack> {
     // A folder that cannot be read is one error line (docs/exit-codes.md): the OS's error, also
     // for a file given instead of a folder. The folder itself may be a link (it is followed, as
     // the folder named on the command line); nothing inside it is.
@@ -36,6 +50,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         entries: Vec::new(),
         files: Vec::new(),
         skipped: Vec::new(),
+        hidden_folders: Vec::new(),
         walk_problems: Vec::new(),
         index: Default::default(),
     };
@@ -50,6 +65,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
         budget: READ_BUDGET,
         count: 0,
         stopped: false,
+        read,
     };
     walk.folder(root, "", 1);
     Ok(walk.pack)
@@ -116,6 +132,9 @@ struct Walk {
     budget: u64,
     count: usize,
     stopped: bool,
+    /// Whether files are read (and a folder not entered is looked into for its first file);
+    /// else the walk only lists the folders it enters.
+    read: bool,
 }
 
 impl Walk {
@@ -156,6 +175,9 @@ impl Walk {
         let (ft, ino) = type_of(at, name, (listed, ino));
         let lossy = name.to_string_lossy();
         if lossy.starts_with('.') || (depth == 1 && lossy == "origin.json") {
+            if ft == FileType::Directory && lossy.starts_with('.') {
+                self.pack.hidden_folders.push((path.clone(), utf8));
+            }
             self.pack.skipped.push(path);
             return;
         }
@@ -185,13 +207,15 @@ impl Walk {
                             in_pack: false,
                         }),
                     }
-                } else {
+                } else if self.read {
                     self.pack.entries[index].first_file = first_file_below(at, name, &path, utf8);
                 }
                 return;
             }
             FileType::RegularFile => {
-                self.file(at, (name, ino), &path, depth);
+                if self.read {
+                    self.file(at, (name, ino), &path, depth);
+                }
                 EntryKind::File
             }
             _ => EntryKind::Special,

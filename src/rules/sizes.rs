@@ -102,6 +102,7 @@ mod tests {
                 })
                 .collect(),
             skipped: vec![],
+            hidden_folders: vec![],
             walk_problems: vec![],
             index: Default::default(),
         }

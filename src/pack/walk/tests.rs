@@ -1,5 +1,6 @@
 //! The walk's own tests: order, the first file of a folder not entered, entries that
-//! change between the look and the open, and reads of files whose size changed.
+//! change between the look and the open, reads of files whose size changed, and the
+//! dot-folders it skips.
 
 use super::*;
 
@@ -154,4 +155,49 @@ fn control_a_read_of_only_the_stated_size_loses_a_grown_tail() {
     let (read, complete) = read_as_if(b"0123456789", 4);
     assert_eq!((read.as_slice(), complete), (&b"0123456789"[..], true));
     assert_ne!(stated_only(b"0123456789", 4), read);
+}
+
+#[test]
+fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    for d in [
+        ".a",
+        ".git/x",
+        "prompts/.b",
+        "tests/c/transcripts/.d",
+        "templates/1/2/3/4/5/.deepest",
+        "templates/1/2/3/4/5/6/.too-deep",
+        "assets/.never",
+        "real/.x",
+    ] {
+        std::fs::create_dir_all(p.join(d)).unwrap();
+    }
+    std::fs::write(p.join("pack.toml"), "name = \"a\"\n").unwrap();
+    std::fs::write(p.join(".file"), "").unwrap();
+    std::os::unix::fs::symlink(p.join("real"), p.join("tests/.link")).unwrap();
+    std::fs::create_dir_all(p.join("personas").join(OsStr::from_bytes(b".\xff"))).unwrap();
+    let want: Vec<(String, bool)> = [
+        (".a", true),
+        (".git", true),
+        ("personas/.\u{FFFD}", false),
+        ("prompts/.b", true),
+        ("templates/1/2/3/4/5/.deepest", true),
+        ("tests/c/transcripts/.d", true),
+    ]
+    .map(|(p, u)| (p.to_string(), u))
+    .to_vec();
+    assert_eq!(
+        hidden_folders(p),
+        want,
+        "not a file, a link, a folder the walk does not enter, or below its depth"
+    );
+    let pack = load(p).unwrap();
+    assert_eq!(
+        pack.hidden_folders, want,
+        "the listing walk and the reading walk agree"
+    );
+    assert!(pack.skipped.contains(&".file".to_string()));
+    assert!(hidden_folders(&p.join("nowhere")).is_empty());
 }

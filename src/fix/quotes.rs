@@ -1,0 +1,71 @@
+//! Curly quotes pasted where TOML's quotes go (`name = “x”`, `‘key’ = 1`) made straight, in a
+//! TOML file that does not parse, and only when the straightened file parses: then each quote was
+//! the quote the author meant, and the values read are the ones typed. A curly quote inside a
+//! string or a comment is text and stays (`model::tomlx::curly_quotes` never returns one).
+
+use super::edit::{Edit, Fix, What, apply};
+use crate::core::Span;
+use crate::model::tomlx::{self, curly_quotes};
+
+/// One fix per curly quote of the file, or none.
+pub fn curly(path: &str, text: &str) -> Vec<Fix> {
+    if !path.ends_with(".toml") || tomlx::parse(text).is_ok() {
+        return Vec::new();
+    }
+    let fixes: Vec<Fix> = curly_quotes(text.as_bytes())
+        .into_iter()
+        .map(|q| {
+            let edit = Edit {
+                span: Span::new(q.span.start, q.span.end),
+                with: q.straight.to_string(),
+            };
+            Fix::one(
+                edit,
+                What::Quote {
+                    curly: q.curly,
+                    straight: q.straight,
+                },
+            )
+        })
+        .collect();
+    let straight = apply(text.as_bytes(), &fixes);
+    let parses = std::str::from_utf8(&straight).is_ok_and(|t| tomlx::parse(t).is_ok());
+    if fixes.is_empty() || !parses {
+        return Vec::new();
+    }
+    fixes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(text: &str) -> String {
+        String::from_utf8(apply(text.as_bytes(), &curly("pack.toml", text))).unwrap()
+    }
+
+    #[test]
+    fn quotes_where_toml_wants_them_are_straightened() {
+        assert_eq!(
+            fixed("name = \u{201C}x\u{201D}\nauthors = [\u{2018}A\u{2019}]\n"),
+            "name = \"x\"\nauthors = ['A']\n"
+        );
+        let fixes = curly("passes/a.toml", "a = \u{201C}x\u{201D}\n");
+        assert_eq!(
+            fixes[0].message(),
+            "replaced U+201C LEFT DOUBLE QUOTATION MARK with \""
+        );
+    }
+
+    #[test]
+    fn what_would_not_parse_or_already_parses_stays() {
+        // Straightened, `'it's'` is still not TOML: nothing is changed.
+        let text = "name = \u{2018}it's\u{2019}\n";
+        assert_eq!(fixed(text), text);
+        // A curly quote inside a string is text.
+        let text = "description = \"the \u{201C}best\u{201D} log\"\n";
+        assert_eq!(fixed(text), text);
+        // Control: not a TOML file.
+        assert!(curly("prompts/a.md", "a = \u{201C}x\u{201D}\n").is_empty());
+    }
+}
