@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod encode;
+mod fix;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
