@@ -25,7 +25,12 @@ pub fn raw_message(d: &Diagnostic) -> String {
 /// more`, `U+202E in an escape`, `U+2800, an unusual space`: the character rules name the first
 /// character of a run this way); `None` for any other message.
 pub fn named_char(d: &Diagnostic) -> Option<char> {
-    let rest = d.message.strip_prefix("U+")?;
+    head(&d.message).map(|h| h.0)
+}
+
+/// The character a message begins with and the length of its `U+XXXX`.
+fn head(message: &str) -> Option<(char, usize)> {
+    let rest = message.strip_prefix("U+")?;
     let hex = rest
         .find(|c: char| !c.is_ascii_hexdigit())
         .unwrap_or(rest.len());
@@ -33,23 +38,28 @@ pub fn named_char(d: &Diagnostic) -> Option<char> {
     if !(4..=6).contains(&hex) || !matches!(after, None | Some(' ' | ',')) {
         return None;
     }
-    char::from_u32(u32::from_str_radix(&rest[..hex], 16).ok()?)
+    let c = char::from_u32(u32::from_str_radix(&rest[..hex], 16).ok()?)?;
+    Some((c, 2 + hex))
+}
+
+/// [`named_char`] with its name, when the message does not give the name itself after the code
+/// (`U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote "` does).
+pub fn unnamed_char(d: &Diagnostic) -> Option<(char, String)> {
+    let (c, len) = head(&d.message)?;
+    let name = charname::name(c)?;
+    let said = d.message[len..].starts_with(&format!(" {name}"));
+    (!said).then_some((c, name))
 }
 
 /// [`message`] with the character it begins with named (`U+2060 WORD JOINER`, `U+200B ZERO
-/// WIDTH SPACE and 2 more`), for SARIF; any other message as [`message`] gives it.
+/// WIDTH SPACE and 2 more`), for SARIF; any other message, or one that names its character
+/// already, as [`message`] gives it.
 pub fn message_named(d: &Diagnostic) -> String {
     let plain = message(d);
-    let (Some(c), Some(rest)) = (named_char(d), plain.strip_prefix("U+")) else {
+    let (Some((_, name)), Some((_, len))) = (unnamed_char(d), head(&plain)) else {
         return plain;
     };
-    let Some(name) = charname::name(c) else {
-        return plain;
-    };
-    let at = 2 + rest
-        .find(|c: char| !c.is_ascii_hexdigit())
-        .unwrap_or(rest.len());
-    format!("{} {name}{}", &plain[..at], &plain[at..])
+    format!("{} {name}{}", &plain[..len], &plain[len..])
 }
 
 /// The findings a diagnostic is where each is placed: a redaction finding is one per secret of
@@ -156,6 +166,8 @@ mod tests {
         assert_eq!(named("U+2060x"), "U+2060x");
         assert_eq!(named("U+D800"), "U+D800", "a surrogate is no character");
         assert_eq!(named("contains U+0007"), "contains U+0007");
+        let said = "U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote \"";
+        assert_eq!(named(said), said, "a message that names it is kept");
         assert_eq!(
             named_char(&Diagnostic::file(inv, "a.md", "U+2060 in an escape")),
             Some('\u{2060}')

@@ -6,7 +6,7 @@
 
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
-use crate::core::{Diagnostic, Span};
+use crate::core::{Diagnostic, Span, suggest};
 use crate::model::case::*;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::tomlx::{self, DeTable};
@@ -53,7 +53,8 @@ declare_rules! {
     /// or codex; verdict is confirm or reject; the expect counts are non-negative integers;
     /// prompt_contains, prompt_excludes, contains and excludes are lists of strings.
     ///
-    /// How to fix: Change the value as the message says.
+    /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
+    /// nearest one (`did you mean `decision-log`?` for a pass, `did you mean `reject`?`).
     pub static CASE_VALUE = "case-value", Error, VeryHigh;
 
     /// A note a case names that is not one of its notes
@@ -208,7 +209,7 @@ fn read<T>(
 
 fn protocol(cx: &mut Ctx<'_>, _: &mut CaseDef, e: &Entry<'_, '_>) {
     if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
-        cx.reader.wrong(e, keys::PROTOCOL);
+        cx.reader.wrong(e, keys::PROTOCOL, keys::PROTOCOL_HELP);
     }
 }
 
@@ -219,14 +220,15 @@ fn pass(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
         case.pass = Some(p.to_string());
         return;
     }
-    let has_passes = cx
-        .pack
-        .files_under("passes/")
-        .any(|f| f.path.ends_with(".toml"));
+    let passes: Vec<&str> = (cx.pack.files_under("passes/"))
+        .filter_map(|f| f.path.strip_prefix("passes/")?.strip_suffix(".toml"))
+        .filter(|name| !name.contains('/'))
+        .collect();
     // With no pass file at all, `missing file passes/<name>.toml` says it.
-    if has_passes {
+    if !passes.is_empty() {
+        let help = suggest::choose(p, &passes, "the passes of this pack", 8);
         cx.reader
-            .wrong(e, format_args!("no pass named {p} in this pack"));
+            .wrong(e, format_args!("no pass named {p} in this pack"), help);
     }
 }
 
@@ -252,8 +254,12 @@ fn sessions(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
         read(cx, t, Some(*span), &SESSION, &mut draft);
         match draft.finish() {
             Some(s) if case.sessions.iter().any(|o| o.id == s.id) => {
-                cx.reader
-                    .value(s.span, format!("session.id: {} is declared twice", s.id));
+                let help = "give each [[session]] the id its transcript's sessionId holds, once";
+                cx.reader.value(
+                    s.span,
+                    format!("session.id: {} is declared twice", s.id),
+                    help,
+                );
             }
             Some(s) => case.sessions.push(s),
             None => case.parsed = false,
@@ -277,9 +283,11 @@ fn reply(_: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
 fn verdict(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
     match e.value {
         Value::String(s @ ("confirm" | "reject")) => case.verdict = s.to_string(),
-        Value::String(s) => cx
-            .reader
-            .wrong(e, format_args!("{s} is not confirm or reject")),
+        Value::String(s) => cx.reader.wrong(
+            e,
+            format_args!("{s} is not confirm or reject"),
+            suggest::help(s, &["confirm", "reject"], "the verdicts"),
+        ),
         _ => {}
     }
 }
@@ -298,7 +306,11 @@ fn expect_count(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
             value: n as u64,
             span: e.key_span,
         }),
-        Value::Integer(_) => cx.reader.wrong(e, "must be a non-negative integer"),
+        Value::Integer(_) => cx.reader.wrong(
+            e,
+            "must be a non-negative integer",
+            "write a whole number, 0 or more",
+        ),
         _ => {}
     }
 }

@@ -5,11 +5,25 @@
 //! whose documents it reads do (`manifest`, `pass`, `case`).
 
 use crate::core::{Diagnostic, Rule, Span, suggest};
-use crate::model::schema::{self, Entry, Key, Problem, Table};
+use crate::model::schema::{self, Entry, Key, Problem, Table, Type};
 use crate::model::tomlx::DeTable;
 
-/// What is said of a `protocol` that is not `HIPPO_V1`, in every document.
+/// What is said of a `protocol` that is not `HIPPO_V1`, in every document, and its help.
 pub const PROTOCOL: &str = "must be \"HIPPO_V1\"";
+pub const PROTOCOL_HELP: &str = "write protocol = \"HIPPO_V1\", the one protocol hippo reads";
+
+/// What to write for a value of the wrong type: the type, as TOML spells it.
+fn type_help(name: &str, dotted: &str, ty: Type) -> String {
+    match ty {
+        _ if name == "protocol" => PROTOCOL_HELP.to_string(),
+        Type::String => format!("write it as a string, in double quotes: {name} = \"...\""),
+        Type::Strings => format!("write a list of strings: {name} = [\"...\", \"...\"]"),
+        Type::Bool => format!("write true or false, without quotes: {name} = true"),
+        Type::Integer => "write a whole number, without quotes".to_string(),
+        Type::Table => format!("write a table: a line [{dotted}], then its keys"),
+        Type::Tables => format!("write each one as a line [[{dotted}]], then its keys"),
+    }
+}
 
 /// How a document words an unknown or a missing key.
 pub enum Wording {
@@ -86,7 +100,9 @@ impl Reader<'_> {
             }
             Problem::Missing { key, why, at } => self.missing(at, &decl.dotted(key), why),
             Problem::Mistyped { key, words, span } => {
-                self.value(span, format!("{}: {words}", decl.dotted(key)))
+                let ty = decl.keys.iter().find(|k| k.name == key).map(|k| k.ty);
+                let help = ty.map_or(String::new(), |ty| type_help(key, &decl.dotted(key), ty));
+                self.value(span, format!("{}: {words}", decl.dotted(key)), help)
             }
         }
     }
@@ -107,15 +123,25 @@ impl Reader<'_> {
     }
 
     /// A value that breaks its rule, at `span`: the message names the key (`name: core is
-    /// reserved`).
-    pub fn value(&mut self, span: Span, message: String) {
+    /// reserved`); `help` says what to write instead, the valid choices or the nearest one, in
+    /// place of the rule's help (none when empty).
+    pub fn value(&mut self, span: Span, message: String, help: impl Into<String>) {
+        let help = help.into();
         let d = Diagnostic::key(self.doc.value, self.path, span, message);
-        self.out.push(d);
+        self.out.push(match help.is_empty() {
+            true => d,
+            false => d.with_own_help(help),
+        });
     }
 
-    /// `<key>: <why>` on an entry's value.
-    pub fn wrong(&mut self, entry: &Entry<'_, '_>, why: impl std::fmt::Display) {
-        self.value(entry.span, format!("{}: {why}", entry.name()));
+    /// `<key>: <why>` on an entry's value, with its help (see [`Reader::value`]).
+    pub fn wrong(
+        &mut self,
+        entry: &Entry<'_, '_>,
+        why: impl std::fmt::Display,
+        help: impl Into<String>,
+    ) {
+        self.value(entry.span, format!("{}: {why}", entry.name()), help);
     }
 }
 

@@ -2,12 +2,18 @@
 
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
-use super::layout::is_name;
-use crate::core::{Diagnostic, Span};
+use crate::core::Diagnostic;
 use crate::model::manifest::Manifest;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::tomlx;
 use crate::pack::Pack;
+
+mod help;
+mod values;
+
+use values::{
+    authors_problem, description_problem, license_problem, name_problem, version_problem,
+};
 
 declare_rules! {
     /// pack.toml is not valid TOML
@@ -45,13 +51,10 @@ declare_rules! {
     /// space at either end; authors is one to five names of one line and 1 to 80 characters;
     /// license is 1 to 64 of letters, digits, '.', '+' and '-'.
     ///
-    /// How to fix: Change the value as the message says.
+    /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
+    /// nearest valid value (`did you mean `1.0.0`?`).
     pub static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
 }
-
-pub const RESERVED: &[&str] = &[
-    "core", "hippo", "builtin", "local", "registry", "official", "test", "tests",
-];
 
 const PATH: &str = "pack.toml";
 
@@ -67,8 +70,9 @@ static DOCUMENT: Document = Document {
     value: &MANIFEST_VALUE,
 };
 
-/// A key's check: what is wrong with its value (a value of another type is reported already).
-type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<String>;
+/// A key's check: what is wrong with its value and what to write instead (a value of another
+/// type is reported already).
+type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<(String, String)>;
 
 /// The keys of pack.toml, in the order of the page's example.
 static KEYS: Table<Check> = Table {
@@ -85,6 +89,7 @@ static KEYS: Table<Check> = Table {
 };
 
 const KIND: &str = "must be \"theme\" for a theme pack, or absent for a pass pack";
+const KIND_HELP: &str = "write kind = \"theme\" for a theme pack; delete the line for a pass pack";
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let text = pack.file(PATH)?.text()?;
@@ -102,144 +107,55 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
         out,
     };
     for (key, entry) in reader.read(doc.get_ref(), None, &KEYS) {
-        if let Some(why) = (key.check)(&mut m, &entry) {
-            reader.wrong(&entry, why);
+        if let Some((why, help)) = (key.check)(&mut m, &entry) {
+            reader.wrong(&entry, why, help);
         }
     }
     Some(m)
 }
 
-fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    matches!(e.value, Value::String(s) if s != "HIPPO_V1").then(|| keys::PROTOCOL.into())
+fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    matches!(e.value, Value::String(s) if s != "HIPPO_V1")
+        .then(|| (keys::PROTOCOL.into(), keys::PROTOCOL_HELP.into()))
 }
 
-fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    matches!(e.value, Value::String(s) if s != "theme").then(|| KIND.into())
+fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    matches!(e.value, Value::String(s) if s != "theme").then(|| (KIND.into(), KIND_HELP.into()))
 }
 
-fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     m.name = Some(s.to_string());
-    name_problem(s)
+    Some((name_problem(s)?, help::name(s)))
 }
 
-fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
+fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     m.version = Some(s.to_string());
-    version_problem(s)
+    Some((version_problem(s)?, help::version(s)))
 }
 
-fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match e.value {
-        Value::String(s) => description_problem(s),
-        _ => None,
-    }
+fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    Some((description_problem(s)?, help::description(s)))
 }
 
-fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match e.value {
-        Value::String(s) => license_problem(s),
-        _ => None,
-    }
+fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::String(s) = e.value else {
+        return None;
+    };
+    Some((license_problem(s)?, help::license(s)))
 }
 
-fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<String> {
-    match &e.value {
-        Value::Strings(list) => authors_problem(list),
-        _ => None,
-    }
-}
-
-pub fn name_problem(s: &str) -> Option<String> {
-    if RESERVED.contains(&s) {
-        return Some(format!("{s} is reserved"));
-    }
-    if !(2..=40).contains(&s.len()) {
-        return Some(format!("{} bytes, must be 2 to 40", s.len()));
-    }
-    if !is_name(s) || !s.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return Some(
-            "must be lowercase letters, digits and single dashes, starting with a letter".into(),
-        );
-    }
-    None
-}
-
-pub fn version_problem(s: &str) -> Option<String> {
-    let parts: Vec<&str> = s.split('.').collect();
-    let ok = parts.len() == 3
-        && parts.iter().all(|p| {
-            (1..=4).contains(&p.len())
-                && p.bytes().all(|b| b.is_ascii_digit())
-                && !(p.len() > 1 && p.starts_with('0'))
-        });
-    (!ok).then(|| {
-        "must be MAJOR.MINOR.PATCH, each a number of at most four digits with no leading zero"
-            .to_string()
-    })
-}
-
-fn one_line(s: &str) -> bool {
-    !s.contains(['\n', '\r'])
-}
-
-pub fn description_problem(s: &str) -> Option<String> {
-    let n = s.chars().count();
-    if !one_line(s) {
-        Some("must be one line".into())
-    } else if !(1..=160).contains(&n) {
-        Some(format!("{n} characters, must be 1 to 160"))
-    } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
-        // "No space at either end": a tab or a no-break space is a space too.
-        Some("must not start or end with a space".into())
-    } else {
-        None
-    }
-}
-
-pub fn license_problem(s: &str) -> Option<String> {
-    let ok = (1..=64).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'));
-    (!ok).then(|| "must be an SPDX-style identifier: 1 to 64 of letters, digits, ., + and -".into())
-}
-
-fn authors_problem(list: &[(&str, Span)]) -> Option<String> {
-    if !(1..=5).contains(&list.len()) {
-        return Some(format!("{} names, must be one to five", list.len()));
-    }
-    for (name, _) in list {
-        let n = name.chars().count();
-        if !one_line(name) || !(1..=80).contains(&n) {
-            return Some("each name must be one line of 1 to 80 characters".into());
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values() {
-        assert_eq!(name_problem("decision-log"), None);
-        assert_eq!(name_problem("core"), Some("core is reserved".into()));
-        assert!(name_problem("1abc").is_some());
-        assert!(name_problem("a").is_some());
-        assert_eq!(version_problem("1.0.0"), None);
-        assert_eq!(version_problem("9999.0.10"), None);
-        assert!(version_problem("01.0.0").is_some());
-        assert!(version_problem("1.0").is_some());
-        assert!(version_problem("10000.0.0").is_some());
-        assert_eq!(description_problem("x"), None);
-        assert!(description_problem(" x").is_some());
-        assert!(description_problem(&"x".repeat(161)).is_some());
-        assert_eq!(license_problem("Apache-2.0"), None);
-        assert!(license_problem("MIT OR Apache").is_some());
-    }
+fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+    let Value::Strings(list) = &e.value else {
+        return None;
+    };
+    Some((authors_problem(list)?, help::authors(list.len())))
 }

@@ -7,11 +7,13 @@
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
 use super::layout::{Place, is_name, place};
-use crate::core::{Diagnostic, Span};
+use crate::core::{Diagnostic, Span, suggest};
 use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::tomlx::{self, DeTable};
 use crate::pack::{Kind, Pack};
+
+mod help;
 
 declare_rules! {
     /// A pass file is not valid TOML
@@ -53,7 +55,8 @@ declare_rules! {
     /// starting with / and with no .. component, matched against a note's workspace path such as
     /// notes/Decision log.md.
     ///
-    /// How to fix: Change the value as the message says.
+    /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
+    /// nearest one (`did you mean `prompts/decision-log.md`?`, `did you mean `decision`?`).
     pub static PASS_VALUE = "pass-value", Error, VeryHigh;
 
     /// A pass named verify or consolidate
@@ -173,7 +176,7 @@ struct Values<'a> {
 
 fn protocol(v: &mut Values<'_>, _: &mut PassDef, e: &Entry<'_, '_>) {
     if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
-        v.reader.wrong(e, keys::PROTOCOL);
+        v.reader.wrong(e, keys::PROTOCOL, keys::PROTOCOL_HELP);
     }
 }
 
@@ -186,7 +189,7 @@ fn file(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
         ("personas", &mut def.reviewer, &mut def.reviewer_span)
     };
     if let Some(why) = file_problem(v.pack, folder, s) {
-        v.reader.wrong(e, why);
+        v.reader.wrong(e, why, help::file(v.pack, folder, s));
     }
     *name = s.to_string();
     *span = Some(e.span);
@@ -210,7 +213,11 @@ fn input_budget(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
                 v.reader.out.push(d);
             }
         }
-        Value::Integer(_) => v.reader.wrong(e, "must be a positive integer"),
+        Value::Integer(_) => v.reader.wrong(
+            e,
+            "must be a positive integer",
+            "write a whole number of bytes over 0; without the key the budget is 200000",
+        ),
         _ => {}
     }
 }
@@ -222,10 +229,14 @@ fn reads(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     def.reads_span = Some(e.span);
     def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
     if list.is_empty() {
-        v.reader.wrong(e, "must not be empty");
+        let help = format!(
+            "list what the pass reads: one or more of {}",
+            listed(INPUTS)
+        );
+        v.reader.wrong(e, "must not be empty", help);
     }
-    for (why, span) in members(list, INPUTS, "input") {
-        v.reader.value(span, format!("{}: {why}", e.key));
+    for (why, help, span) in members(list, INPUTS, "input", "the inputs") {
+        v.reader.value(span, format!("{}: {why}", e.key), help);
     }
 }
 
@@ -236,10 +247,11 @@ fn note_types(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
     if !(1..=5).contains(&list.len()) {
         let why = format!("{} types, must be one to five", list.len());
-        v.reader.wrong(e, why);
+        let help = format!("list one to five of {}", listed(NOTE_TYPES));
+        v.reader.wrong(e, why, help);
     }
-    for (why, span) in members(list, NOTE_TYPES, "type") {
-        v.reader.value(span, format!("{}: {why}", e.key));
+    for (why, help, span) in members(list, NOTE_TYPES, "type", "the note types") {
+        v.reader.value(span, format!("{}: {why}", e.key), help);
     }
 }
 
@@ -250,11 +262,14 @@ fn note_paths(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
     if !(1..=20).contains(&list.len()) {
         let why = format!("{} patterns, must be one to twenty", list.len());
-        v.reader.wrong(e, why);
+        let help =
+            "list one to twenty patterns; one such as `**/Decision log*.md` matches many notes";
+        v.reader.wrong(e, why, help);
     }
     for (pattern, span) in list {
         if let Some(why) = pattern_problem(pattern) {
-            v.reader.value(*span, format!("{}: {why}", e.key));
+            let help = help::pattern(pattern);
+            v.reader.value(*span, format!("{}: {why}", e.key), help);
         }
     }
 }
@@ -288,17 +303,34 @@ fn file_problem(pack: &Pack, folder: &str, value: &str) -> Option<String> {
     }
 }
 
-/// Items not in `allowed`, and repeats: `unknown type diary`, `notes is listed twice`.
-fn members(list: &[(&str, Span)], allowed: &[&str], noun: &str) -> Vec<(String, Span)> {
+/// Items not in `allowed`, and repeats: `unknown type diary`, `notes is listed twice`, each with
+/// its help: the nearest allowed item and the list (`what`: `the note types`).
+fn members(
+    list: &[(&str, Span)],
+    allowed: &[&str],
+    noun: &str,
+    what: &str,
+) -> Vec<(String, String, Span)> {
     let mut problems = Vec::new();
     for (i, (item, span)) in list.iter().enumerate() {
         if !allowed.contains(item) {
-            problems.push((format!("unknown {noun} {item}"), *span));
+            let help = suggest::help(item, allowed, what);
+            problems.push((format!("unknown {noun} {item}"), help, *span));
         } else if list[..i].iter().any(|(earlier, _)| earlier == item) {
-            problems.push((format!("{item} is listed twice"), *span));
+            let help = "delete the second one".to_string();
+            problems.push((format!("{item} is listed twice"), help, *span));
         }
     }
     problems
+}
+
+/// `a`, `b` and `c`: an allowed list in a help.
+fn listed(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
 }
 
 /// One `note_paths` pattern: at most 200 bytes, not absolute, no `..`, a valid glob.

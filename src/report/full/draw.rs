@@ -90,7 +90,7 @@ impl Draw {
                 .collect()
         };
         let mut out: Vec<Element<'static>> = Vec::new();
-        let mut named: Vec<char> = machine::named_char(d).into_iter().collect();
+        let mut named: Vec<char> = machine::unnamed_char(d).map(|u| u.0).into_iter().collect();
         let mut columns = Vec::new();
         for (span, region, label) in places {
             let (start, end) = (span.start.min(src.len()), span.end.min(src.len()));

@@ -110,6 +110,16 @@ fn an_escape_finding_names_its_character() {
         out.contains("= note: U+202E RIGHT-TO-LEFT OVERRIDE\n"),
         "{out}"
     );
+    // Control: a message that names its character already gets no note repeating it.
+    let src = "name = \u{201C}x\u{201D}\n";
+    let said = "U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote \"";
+    let syntax = &crate::rules::manifest::MANIFEST_SYNTAX;
+    let out = render_one(located(syntax, src, "\u{201C}", 3, said), src);
+    assert_eq!(
+        out.matches("LEFT DOUBLE QUOTATION MARK").count(),
+        1,
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! What the checks of case.toml's keys share, and the check of the notes a case names.
 
-use crate::core::{Diagnostic, Rule, Span};
+use crate::core::{Diagnostic, Rule, Span, suggest};
 use crate::pack::Pack;
 use crate::rules::keys::Reader;
 
@@ -35,7 +35,39 @@ impl Ctx<'_> {
             return true;
         };
         let d = Diagnostic::key(self.note_rule, self.reader.path, span, msg);
-        self.reader.out.push(d);
+        self.reader.out.push(match self.notes_help(note) {
+            Some(help) => d.with_hint(help),
+            None => d,
+        });
         false
+    }
+
+    /// The case's note nearest `note` and the notes there are (`None` when the case has none:
+    /// the rule's help says to add it).
+    fn notes_help(&self, note: &str) -> Option<String> {
+        let folder = format!("{}notes/", self.case_dir);
+        let notes: Vec<&str> = (self.pack.files_under(&folder))
+            .filter(|f| f.path.ends_with(".md"))
+            .map(|f| &f.path[self.case_dir.len()..])
+            .collect();
+        if notes.is_empty() {
+            return None;
+        }
+        // Compared without `notes/`, so `Decision log.md` finds `notes/Decision log.md`.
+        let rest = |p: &str| p.strip_prefix("notes/").unwrap_or(p).to_string();
+        let names: Vec<String> = notes.iter().map(|n| rest(n)).collect();
+        let want = rest(note.trim_start_matches('/'));
+        let near = (names.iter().position(|n| *n == want))
+            .or_else(|| {
+                let n = suggest::nearest(&want, &names)?;
+                names.iter().position(|m| m == n)
+            })
+            .map(|i| notes[i]);
+        Some(suggest::choose_near(
+            near,
+            &notes,
+            "the notes of this case",
+            8,
+        ))
     }
 }

@@ -1,7 +1,7 @@
 //! A `[[session]]` of case.toml as its keys' checks read it: its id, tool, notes and handoff.
 
 use super::read::Ctx;
-use crate::core::Span;
+use crate::core::{Span, suggest};
 use crate::model::case::SessionDef;
 use crate::model::schema::{Entry, Value};
 use crate::model::transcript::Tool;
@@ -44,7 +44,8 @@ impl SessionDraft {
 pub(super) fn session_id(cx: &mut Ctx<'_>, s: &mut SessionDraft, e: &Entry<'_, '_>) {
     let Value::String(id) = e.value else { return };
     if id.trim().is_empty() || id.contains(['\n', '\r']) {
-        cx.reader.wrong(e, "must be a non-empty line");
+        let help = "write the session's id as its transcript's sessionId holds it";
+        cx.reader.wrong(e, "must be a non-empty line", help);
     } else {
         s.id = Some((id.to_string(), e.key_span));
     }
@@ -55,8 +56,9 @@ pub(super) fn session_tool(cx: &mut Ctx<'_>, s: &mut SessionDraft, e: &Entry<'_,
         Value::String(tool) => {
             let parsed = Tool::parse(tool);
             if parsed.is_none() {
+                let help = suggest::help(tool, &["claude-code", "codex"], "the tools");
                 cx.reader
-                    .wrong(e, format_args!("{tool} is not claude-code or codex"));
+                    .wrong(e, format_args!("{tool} is not claude-code or codex"), help);
             }
             parsed
         }

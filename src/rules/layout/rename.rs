@@ -3,6 +3,7 @@
 //! extension) is named with the rename that fixes it, never a deletion: deleting `prompt/`
 //! after `mv prompts prompt` deletes the prompts.
 
+use crate::core::suggest;
 use crate::pack::{Kind, Pack};
 
 /// The names the layout expects in the folder `parent` (`""`: the pack's root), each with
@@ -45,18 +46,6 @@ fn extension(kind: Kind, parent: &[&str]) -> Option<&'static str> {
     }
 }
 
-/// Whether `name` is a near miss of `want`: equal but for case, a singular or plural of it, or
-/// at most two edits away (one for a short name).
-fn near(name: &str, want: &str) -> bool {
-    if name == want {
-        return false;
-    }
-    let (a, b) = (name.to_lowercase(), want.to_lowercase());
-    let plural = |x: &str, y: &str| [format!("{x}s"), format!("{x}es")].contains(&y.to_string());
-    let edits = if b.chars().count() <= 4 { 1 } else { 2 };
-    a == b || plural(&a, &b) || plural(&b, &a) || strsim::levenshtein(&a, &b) <= edits
-}
-
 /// `rename <path> to <new path>` for an unexpected entry, and the missing-file error the rename
 /// explains, when there is one; `None` when nothing expected is near, or the near name exists.
 pub fn help(pack: &Pack, path: &str, folder: bool) -> Option<String> {
@@ -70,7 +59,7 @@ pub fn help(pack: &Pack, path: &str, folder: bool) -> Option<String> {
     let taken = |p: &str| pack.entries.iter().any(|e| e.path == p);
     let fixed = expected(pack.kind, parent)
         .iter()
-        .filter(|(want, dir)| *dir == folder && near(name, want) && !taken(&at(want)))
+        .filter(|(want, dir)| *dir == folder && suggest::close(name, want) && !taken(&at(want)))
         .map(|(want, _)| at(want))
         .next()
         .or_else(|| {
