@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::ci_env::pull_request_event;
 use common::ci_run::Ci;
 use common::github_api::entries_json;
 use common::standin::{Reply, Server};
@@ -111,13 +112,7 @@ fn folders_discovery_cannot_enter_are_errors_naming_them() {
 }
 
 fn pr_event() -> String {
-    serde_json::json!({
-        "number": 7,
-        "pull_request": {"number": 7, "changed_files": 1,
-            "head": {"repo": {"full_name": "octo/packs", "fork": false}},
-            "base": {"repo": {"full_name": "octo/packs", "fork": false}}}
-    })
-    .to_string()
+    pull_request_event("octo/packs", false, Some(1)).to_string()
 }
 
 fn files_server(file: &'static str) -> Server {

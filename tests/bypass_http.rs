@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::ci_env::{TOKEN, good_workspace, on_push};
+use common::ci_env::{TOKEN, good_workspace, on_push, pull_request_event};
 use common::ci_run::Ci;
 use common::github_api::{files_json, processing};
 use common::standin::{Reply, Request, Server};
@@ -68,10 +68,7 @@ fn a_pagination_link_to_another_host_is_not_followed() {
             Reply::Json(404, "{}".into())
         }
     });
-    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7,
-        "head": {"repo": {"full_name": "octo/packs", "fork": false}},
-        "base": {"repo": {"full_name": "octo/packs", "fork": false}}}})
-    .to_string();
+    let event = pull_request_event("octo/packs", false, None).to_string();
     let r = push(&server.url)
         .set("GITHUB_EVENT_NAME", "pull_request")
         .event(&event)

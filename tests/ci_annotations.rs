@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::ci_env::pull_request_event;
 use common::ci_run::{Ci, CiRun};
 use common::github_api::{check_run, files_json};
 use common::standin::{Reply, Request, Server};
@@ -44,8 +45,9 @@ fn broken_registry(n: usize) -> tempfile::TempDir {
 
 /// A pull request (#7) with `annotations`, uploading nothing, the API at `api`.
 fn pull_request(api: &str, annotations: &str) -> Ci {
-    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
-        "merge_commit_sha": MERGE, "head": {"sha": HEAD}}});
+    let mut event = pull_request_event("octo/packs", false, Some(1));
+    event["pull_request"]["merge_commit_sha"] = MERGE.into();
+    event["pull_request"]["head"]["sha"] = HEAD.into();
     let mut ci = Ci::new();
     ci.set_all(&[
         ("GITHUB_REPOSITORY", "octo/packs"),

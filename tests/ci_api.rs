@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::ci_env::{hygiene, pull_request, workspace};
-use common::github_api::{accepted, check_run, example, files_json, processing};
+use common::ci_env::{hygiene, pull_request, pull_request_event, workspace};
+use common::github_api::{accepted, check_run, files_json, processing};
 use common::standin::{Reply, Request, Server};
 use std::io::{BufRead, Write};
 
@@ -103,19 +103,9 @@ fn the_committed_examples_are_the_packages_own() {
     assert!(names >= 9, "{names}");
 }
 
-/// GitHub's pull_request example, moved to octo/packs, #7, head `head`, `changed` files.
+/// GitHub's pull_request example, moved to octo/packs, #7, `changed` files.
 fn example_pull_request(changed: u64) -> String {
-    let mut e = example("event-pull_request");
-    let head = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
-    e["number"] = 7.into();
-    e["repository"]["full_name"] = "octo/packs".into();
-    for side in ["head", "base"] {
-        e["pull_request"][side]["repo"]["full_name"] = "octo/packs".into();
-    }
-    e["pull_request"]["number"] = 7.into();
-    e["pull_request"]["changed_files"] = changed.into();
-    e["pull_request"]["head"]["sha"] = head.into();
-    e.to_string()
+    pull_request_event("octo/packs", false, Some(changed)).to_string()
 }
 
 #[test]

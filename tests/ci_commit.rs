@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::ci_env::pull_request_event;
 use common::ci_run::Ci;
 use common::standin::{Reply, Request, Server};
 use std::path::Path;
@@ -57,11 +58,12 @@ fn ci(api: &str, event: &str, git_ref: &str) -> Ci {
     ci
 }
 
+/// GitHub's pull_request example on octo/pack: #7, merge commit `GITHUB_SHA`, head `HEAD`.
 fn pr_event() -> String {
-    serde_json::json!({"number": 7, "pull_request": {"number": 7, "changed_files": 1,
-        "merge_commit_sha": GITHUB_SHA, "head": {"sha": HEAD, "repo": {"full_name": "octo/pack"}},
-        "base": {"repo": {"full_name": "octo/pack"}}}})
-    .to_string()
+    let mut e = pull_request_event("octo/pack", false, Some(1));
+    e["pull_request"]["merge_commit_sha"] = GITHUB_SHA.into();
+    e["pull_request"]["head"]["sha"] = HEAD.into();
+    e.to_string()
 }
 
 #[test]
@@ -120,9 +122,10 @@ fn a_pull_request_head_checkout_goes_to_the_head_ref() {
 fn pull_request_target_with_the_base_checked_out_uploads_nothing() {
     let gh = Server::start(github("complete"));
     let ws = pack_repo(GITHUB_SHA);
-    let event = serde_json::json!({"number": 7, "pull_request": {"number": 7,
-        "merge_commit_sha": "4444444444444444444444444444444444444444", "head": {"sha": HEAD}}})
-    .to_string();
+    let mut event = pull_request_event("octo/pack", false, None);
+    event["pull_request"]["merge_commit_sha"] = "4444444444444444444444444444444444444444".into();
+    event["pull_request"]["head"]["sha"] = HEAD.into();
+    let event = event.to_string();
     let mut v = ci(&gh.url, "pull_request_target", "refs/heads/main");
     v.event(&event);
     let r = v.run(ws.path());

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::ci_env::{hygiene, pull_request, workspace};
+use common::ci_env::{hygiene, our_repository, pull_request, pull_request_event, workspace};
 use common::github_api::{accepted, entries_json, example, processing};
 use common::standin::{Reply, Request, Server};
 
@@ -69,9 +69,7 @@ fn truncation_counts_files_not_the_paths_of_renames() {
 
 /// A pull_request event whose payload has no `changed_files`.
 fn without_count() -> String {
-    serde_json::json!({"action": "synchronize", "number": 7, "pull_request": {"number": 7,
-        "head": {"repo": {"full_name": "octo/packs"}}, "base": {"repo": {"full_name": "octo/packs"}}}})
-    .to_string()
+    pull_request_event("octo/packs", false, None).to_string()
 }
 
 #[test]
@@ -111,14 +109,8 @@ fn uploads() -> impl Fn(&Request, usize) -> Reply + Send + Sync {
 fn a_dependabot_pull_request_uploads_nothing_and_names_the_route() {
     let gh = Server::start(uploads());
     let ws = workspace();
-    let mut event = example("event-pull_request");
-    event["number"] = 7.into();
-    event["pull_request"]["number"] = 7.into();
-    event["pull_request"]["changed_files"] = 1.into();
+    let mut event = pull_request_event("octo/packs", false, Some(1));
     event["pull_request"]["user"]["login"] = "dependabot[bot]".into();
-    for side in ["head", "base"] {
-        event["pull_request"][side]["repo"]["full_name"] = "octo/packs".into();
-    }
     let mut ci = pull_request(&gh.url, false, 1);
     ci.event(&event.to_string());
     let r = ci.run(ws.path());
@@ -147,7 +139,7 @@ fn a_dependabot_pull_request_uploads_nothing_and_names_the_route() {
 /// A merge_group event (GitHub's example) for octo/packs, with a base and a head commit.
 fn merge_group_event() -> String {
     let mut e = example("event-merge_group");
-    e["repository"]["full_name"] = "octo/packs".into();
+    our_repository(&mut e);
     e["merge_group"]["base_sha"] = "1111111111111111111111111111111111111111".into();
     e["merge_group"]["head_sha"] = "2222222222222222222222222222222222222222".into();
     e.to_string()

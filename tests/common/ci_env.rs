@@ -43,34 +43,66 @@ pub fn push(api: &str) -> Ci {
     ci
 }
 
-/// A pull request (#7) event; `fork` when the head is another repository.
+/// A pull request (#7) event (GitHub's example, `pull_request_event`); `fork` when the head is
+/// another repository.
 pub fn pull_request(api: &str, fork: bool, changed_files: u64) -> Ci {
     let mut ci = push(api);
-    let head = if fork { "someone/packs" } else { "octo/packs" };
-    let event = serde_json::json!({
-        "action": "synchronize",
-        "number": 7,
-        "pull_request": {
-            "number": 7,
-            "changed_files": changed_files,
-            "head": {"repo": {"full_name": head, "fork": fork}},
-            "base": {"repo": {"full_name": "octo/packs", "fork": false}}
-        }
-    });
+    let event = pull_request_event("octo/packs", fork, Some(changed_files));
     ci.set("GITHUB_EVENT_NAME", "pull_request")
         .set("GITHUB_REF", "refs/pull/7/merge")
         .event(&event.to_string());
     ci
 }
 
+/// The head commit of the pull request of `pull_request_event`.
+pub const HEAD_SHA: &str = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
+
+/// GitHub's pull_request example (`synchronize`), moved to `repo` (`owner/name`): pull request
+/// #7 from `repo` itself or, `fork`, from `someone/<name>`; its merge commit `SHA` (what
+/// `GITHUB_SHA` names on `pull_request`) and its head `HEAD_SHA`; `changed_files` as given, or
+/// left out (`None`). Tests change other commits and numbers on the value.
+pub fn pull_request_event(repo: &str, fork: bool, changed_files: Option<u64>) -> serde_json::Value {
+    let mut e = example("event-pull_request");
+    move_repository(&mut e["repository"], repo);
+    let name = repo.split_once('/').map_or(repo, |(_, n)| n);
+    let pr = &mut e["pull_request"];
+    move_repository(&mut pr["base"]["repo"], repo);
+    let head = if fork {
+        format!("someone/{name}")
+    } else {
+        repo.to_string()
+    };
+    move_repository(&mut pr["head"]["repo"], &head);
+    pr["head"]["repo"]["fork"] = fork.into();
+    pr["number"] = 7.into();
+    pr["merge_commit_sha"] = SHA.into();
+    pr["head"]["sha"] = HEAD_SHA.into();
+    match changed_files {
+        Some(n) => pr["changed_files"] = n.into(),
+        None => {
+            pr.as_object_mut().unwrap().remove("changed_files");
+        }
+    }
+    e["number"] = 7.into();
+    e
+}
+
+/// A repository object of GitHub's examples, moved to `repo` (`owner/name`; default branch
+/// `main`).
+fn move_repository(r: &mut serde_json::Value, repo: &str) {
+    let (owner, name) = repo.split_once('/').expect("owner/name");
+    r["full_name"] = repo.into();
+    r["name"] = name.into();
+    r["owner"]["login"] = owner.into();
+    r["default_branch"] = "main".into();
+    if r.get("master_branch").is_some() {
+        r["master_branch"] = "main".into();
+    }
+}
+
 /// The repository of GitHub's example payloads, moved to octo/packs (default branch `main`).
 pub fn our_repository(event: &mut serde_json::Value) {
-    let r = &mut event["repository"];
-    r["full_name"] = "octo/packs".into();
-    r["name"] = "packs".into();
-    r["owner"]["login"] = "octo".into();
-    r["default_branch"] = "main".into();
-    r["master_branch"] = "main".into();
+    move_repository(&mut event["repository"], "octo/packs");
 }
 
 /// GitHub's push example, moved to octo/packs: a push of `SHA` to `git_ref`.
