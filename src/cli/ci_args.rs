@@ -50,7 +50,7 @@ pub struct CiArgs {
     /// checkout's ref; give --sha with it]
     #[arg(long = "ref", value_name = "REF")]
     pub git_ref: Option<String>,
-    /// The commit the upload belongs to [input: sha] [default: the workspace's checked-out
+    /// The commit the upload belongs to [input: sha] [default: the repository root's checked-out
     /// commit; give --ref with it]
     #[arg(long, value_name = "SHA")]
     pub sha: Option<String>,

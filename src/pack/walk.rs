@@ -372,19 +372,20 @@ fn read_named(at: BorrowedFd<'_>, name: &OsStr) -> std::io::Result<Option<FirstR
 /// bytes than asked only at the end of the file (POSIX `read`), so a file that did not change
 /// costs one read instead of a second one that returns nothing. A file that grew since its
 /// `fstat` fills that read and is read on, to the limit.
+///
+/// The read goes into the vector's spare capacity: nothing is zeroed first.
 fn read_bounded(fd: OwnedFd, size: u64) -> std::io::Result<(Vec<u8>, bool)> {
     let want = size.min(ONE_FILE_LIMIT) as usize + 1;
-    let mut bytes = vec![0u8; want];
-    let mut file = std::fs::File::from(fd);
+    let mut bytes = Vec::with_capacity(want);
     let n = loop {
-        match file.read(&mut bytes) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+        match rustix::io::read(&fd, rustix::buffer::spare_capacity(&mut bytes)) {
+            Err(rustix::io::Errno::INTR) => continue,
             r => break r?,
         }
     };
-    bytes.truncate(n);
     if n == want {
-        file.take(ONE_FILE_LIMIT + 1 - n as u64)
+        std::fs::File::from(fd)
+            .take(ONE_FILE_LIMIT + 1 - n as u64)
             .read_to_end(&mut bytes)?;
     }
     let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;

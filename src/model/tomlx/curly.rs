@@ -207,6 +207,44 @@ mod tests {
         assert_eq!(curly_quotes("a = “x”".as_bytes())[1].straight, '"');
     }
 
+    /// Over many documents made of TOML's pieces and curly quotes: every quote returned is a
+    /// curly one inside the document, in order, and a document the toml crate parses has none
+    /// (TOML has no character past ASCII outside strings and comments).
+    #[test]
+    fn generated_documents_agree_with_the_parser() {
+        const PIECES: &[&str] = &[
+            "a = ", "\"", "'", "\"\"\"", "'''", "\u{201c}", "\u{201d}", "\u{2018}", "\u{2019}",
+            "x", " ", "\n", "#", "\\", "[", "]", ",", "=", ".", "\u{201e}", "\u{e9}",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let (mut parsed, mut found) = (0, 0);
+        for _ in 0..20_000 {
+            let mut doc = String::new();
+            for _ in 0..(state % 12 + 1) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                doc.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            let quotes = curly_quotes(doc.as_bytes());
+            let mut end = 0;
+            for q in &quotes {
+                assert!(q.span.start >= end, "{doc:?}");
+                end = q.span.end;
+                assert_eq!(doc.get(q.span.clone()), Some(q.curly.to_string().as_str()));
+            }
+            found += usize::from(!quotes.is_empty());
+            if crate::model::tomlx::DeTable::parse(&doc).is_ok() {
+                parsed += 1;
+                assert_eq!(quotes, [], "{doc:?} parses");
+            }
+        }
+        assert!(
+            parsed > 100 && found > 100,
+            "{parsed} parsed, {found} with curly quotes"
+        );
+    }
+
     #[test]
     fn control_curly_quotes_inside_strings_and_comments_are_text() {
         assert_eq!(found("a = \"say “hi”\"\n"), []);
