@@ -55,42 +55,40 @@ const AHEAD_PER_THREAD: usize = 8;
 /// soon as it and every earlier one are done. A worker starts an item only while it is less
 /// than a window ahead of the oldest result not yet handed on, so memory holds a bounded number
 /// of results (the window), never all of them: peak memory is flat in the number of items.
+///
+/// The calling thread is one of the workers (one thread fewer to start and to wake): between
+/// its own items it takes the others' results without waiting and hands on what is in order,
+/// and it waits only at the window's edge and at the end (docs/performance.md, "Parallelism").
 pub fn parallel_ordered<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(usize, &T) -> R + Sync,
-    mut sink: impl FnMut(R),
+    sink: impl FnMut(R),
 ) {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(items.len().max(1));
     if threads <= 1 {
+        let mut sink = sink;
         for (i, t) in items.iter().enumerate() {
             sink(f(i, t));
         }
         return;
     }
-    let window = threads * AHEAD_PER_THREAD;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    // The index of the oldest result not yet handed on; workers wait on it.
-    let handed = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
+    let shared = Shared {
+        next: std::sync::atomic::AtomicUsize::new(0),
+        window: threads * AHEAD_PER_THREAD,
+        handed: std::sync::Mutex::new(Handed::default()),
+        cv: std::sync::Condvar::new(),
+    };
     let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
-        for _ in 0..threads {
+        for _ in 1..threads {
             let tx = tx.clone();
-            let (next, f, handed) = (&next, &f, &handed);
+            let (shared, f) = (&shared, &f);
             s.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= items.len() {
-                        break;
-                    }
-                    let (lock, cv) = handed;
-                    let mut want = lock.lock().unwrap_or_else(|e| e.into_inner());
-                    while i >= *want + window {
-                        want = cv.wait(want).unwrap_or_else(|e| e.into_inner());
-                    }
-                    drop(want);
+                while let Some(i) = shared.claim(items.len()) {
+                    shared.wait_for_window(i);
                     if tx.send((i, f(i, &items[i]))).is_err() {
                         break;
                     }
@@ -98,19 +96,94 @@ pub fn parallel_ordered<T: Sync, R: Send>(
             });
         }
         drop(tx);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut want = 0;
-        for (i, r) in rx {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&want) {
-                sink(r);
-                want += 1;
-                let (lock, cv) = &handed;
-                *lock.lock().unwrap_or_else(|e| e.into_inner()) = want;
-                cv.notify_all();
+        let mut order = InOrder {
+            pending: std::collections::BTreeMap::new(),
+            want: 0,
+            sink,
+            shared: &shared,
+        };
+        while let Some(i) = shared.claim(items.len()) {
+            // Never more than a window ahead of the oldest result not handed on.
+            while i >= order.want + shared.window {
+                let Ok((j, r)) = rx.recv() else { return };
+                order.put(j, r);
+            }
+            order.put(i, f(i, &items[i]));
+            while let Ok((j, r)) = rx.try_recv() {
+                order.put(j, r);
             }
         }
+        for (j, r) in rx {
+            order.put(j, r);
+        }
     });
+}
+
+/// What the workers share: the next item to claim, the window, and how far the results have
+/// been handed on (with the workers waiting for it to move).
+struct Shared {
+    next: std::sync::atomic::AtomicUsize,
+    window: usize,
+    handed: std::sync::Mutex<Handed>,
+    cv: std::sync::Condvar,
+}
+
+/// The index of the oldest result not yet handed on, and how many workers wait for it to move.
+#[derive(Default)]
+struct Handed {
+    want: usize,
+    waiting: usize,
+}
+
+impl Shared {
+    /// The next item no worker has claimed.
+    fn claim(&self, len: usize) -> Option<usize> {
+        let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (i < len).then_some(i)
+    }
+
+    /// Waits until item `i` is within the window.
+    fn wait_for_window(&self, i: usize) {
+        let mut h = self.handed.lock().unwrap_or_else(|e| e.into_inner());
+        while i >= h.want + self.window {
+            h.waiting += 1;
+            h = self.cv.wait(h).unwrap_or_else(|e| e.into_inner());
+            h.waiting -= 1;
+        }
+    }
+
+    /// The results are handed on up to `want`: a waiting worker is woken (none waiting, no
+    /// wake-up is sent).
+    fn handed_to(&self, want: usize) {
+        let mut h = self.handed.lock().unwrap_or_else(|e| e.into_inner());
+        h.want = want;
+        if h.waiting > 0 {
+            self.cv.notify_all();
+        }
+    }
+}
+
+/// The results not yet handed on, and the sink they go to in order.
+struct InOrder<'s, R, S> {
+    pending: std::collections::BTreeMap<usize, R>,
+    want: usize,
+    sink: S,
+    shared: &'s Shared,
+}
+
+impl<R, S: FnMut(R)> InOrder<'_, R, S> {
+    /// Keeps result `i` and hands on every result now in order.
+    fn put(&mut self, i: usize, r: R) {
+        self.pending.insert(i, r);
+        let before = self.want;
+        while let Some(r) = self.pending.remove(&self.want) {
+            (self.sink)(r);
+            self.want += 1;
+        }
+        if self.want != before {
+            self.shared.handed_to(self.want);
+        }
+    }
 }
 
 /// Runs `f` over `items` on every core, returning the results in the items' order.

@@ -12,6 +12,7 @@ mod manifest;
 mod prompt;
 mod quotes;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -22,14 +23,14 @@ use crate::model::manifest::kind_of;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
-use edit::{Fix, Guard};
+use edit::{Edit, Fix, Guard};
 
 /// A round fixes what the findings show; the next one checks the result again. A fix can make
 /// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
 /// rounds all the same.
 const MAX_ROUNDS: usize = 4;
 
-/// One fix made: where (line and code-point column of the file as it was before the fix) and
+/// One fix made: where (line and code-point column of the file as it was before any fix) and
 /// what (`removed U+200B ZERO WIDTH SPACE`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fixed {
@@ -81,8 +82,9 @@ pub fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> Pa
         return out;
     };
     let mut findings = not_allowed(report, config);
+    let mut history = HashMap::new();
     for _ in 0..MAX_ROUNDS {
-        if !fix_round(&mut pack, &findings, &mut out.files) {
+        if !fix_round(&mut pack, &findings, &mut out.files, &mut history) {
             break;
         }
         // pack.toml decided the layout the walk read; when a fix changed the kind it names (a
@@ -111,9 +113,15 @@ fn not_allowed(mut report: PackReport, config: &Mutex<Option<Config>>) -> Vec<Di
     report.diagnostics
 }
 
-/// Makes one round of fixes in the pack's files, recording each in `files`; false when there
-/// was none.
-fn fix_round(pack: &mut Pack, findings: &[Diagnostic], files: &mut Vec<FileFix>) -> bool {
+/// Makes one round of fixes in the pack's files, recording each in `files` at its place in the
+/// file before the first round (`history`: the edits of each file's earlier rounds); false when
+/// there was none.
+fn fix_round(
+    pack: &mut Pack,
+    findings: &[Diagnostic],
+    files: &mut Vec<FileFix>,
+    history: &mut HashMap<String, Vec<Vec<Edit>>>,
+) -> bool {
     let mut any = false;
     for f in pack.files.iter_mut() {
         let own: Vec<&Diagnostic> = findings
@@ -125,30 +133,38 @@ fn fix_round(pack: &mut Pack, findings: &[Diagnostic], files: &mut Vec<FileFix>)
             continue;
         }
         any = true;
-        let index = LineIndex::new(&f.bytes);
-        let fixed = fixes.iter().map(|fix| {
-            let (line, col, _) = index.position(fix.at());
-            Fixed {
+        let after = edit::apply(&f.bytes, &fixes);
+        let at = match files.iter().position(|ff| ff.path == f.path) {
+            Some(i) => i,
+            None => {
+                files.push(FileFix {
+                    path: f.path.clone(),
+                    before: f.bytes.clone(),
+                    after: Vec::new(),
+                    fixed: Vec::new(),
+                    refused: None,
+                });
+                files.len() - 1
+            }
+        };
+        let FileFix {
+            before,
+            after: written,
+            fixed,
+            ..
+        } = &mut files[at];
+        let rounds = history.entry(f.path.clone()).or_default();
+        let index = LineIndex::new(before);
+        for fix in &fixes {
+            let (line, col, _) = index.position(edit::original(fix.at(), rounds));
+            fixed.push(Fixed {
                 line,
                 col,
                 message: fix.message(),
-            }
-        });
-        let fixed: Vec<Fixed> = fixed.collect();
-        let after = edit::apply(&f.bytes, &fixes);
-        match files.iter_mut().find(|ff| ff.path == f.path) {
-            Some(ff) => {
-                ff.fixed.extend(fixed);
-                ff.after = after.clone();
-            }
-            None => files.push(FileFix {
-                path: f.path.clone(),
-                before: f.bytes.clone(),
-                after: after.clone(),
-                fixed,
-                refused: None,
-            }),
+            });
         }
+        rounds.push(fixes.into_iter().flat_map(|x| x.edits).collect());
+        written.clone_from(&after);
         f.size = after.len() as u64;
         f.bytes = after;
     }

@@ -20,6 +20,7 @@ fn the_authoring_walk_is_real() {
     trycmd::TestCases::new()
         .default_bin_name("hippo-packs")
         .register_bin("sed", which("sed"))
+        .register_bin("mv", which("mv"))
         .env("NO_COLOR", "1")
         .case(&copy)
         .run();

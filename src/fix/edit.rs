@@ -153,6 +153,32 @@ pub fn apply(bytes: &[u8], fixes: &[Fix]) -> Vec<u8> {
     out
 }
 
+/// Where `at`, an offset in the file after `rounds` of edits (each round's edits as it made
+/// them), stood in the file before them: every edit before it shifts it back; an offset inside
+/// inserted text maps to where the insertion stands.
+pub fn original(mut at: usize, rounds: &[Vec<Edit>]) -> usize {
+    for edits in rounds.iter().rev() {
+        let mut sorted: Vec<&Edit> = edits.iter().collect();
+        sorted.sort_by_key(|e| e.span.start);
+        // Bytes added (or, negative, removed) by the edits passed so far.
+        let mut shift: isize = 0;
+        let mut inside = None;
+        for e in sorted {
+            let start = e.span.start.saturating_add_signed(shift);
+            if at < start {
+                break;
+            }
+            if at < start + e.with.len() {
+                inside = Some(e.span.start);
+                break;
+            }
+            shift += e.with.len() as isize - (e.span.end - e.span.start) as isize;
+        }
+        at = inside.unwrap_or_else(|| at.saturating_add_signed(-shift));
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +229,32 @@ mod tests {
         );
         assert_eq!(apply(b"a\r\nb\r\n", &kept), b"a\nb\n\nEND\n");
         assert_eq!(apply(b"abc", &[]), b"abc");
+    }
+
+    #[test]
+    fn an_offset_maps_back_through_the_rounds() {
+        // "\u{FEFF}a\r\nb": round one removes the mark (3 bytes) and the CR; round two inserts
+        // "xy" before "b".
+        let one = vec![Edit::remove(0, 3), Edit::remove(4, 5)];
+        let two = vec![Edit {
+            span: Span::new(2, 2),
+            with: "xy".into(),
+        }];
+        let rounds = [one, two];
+        assert_eq!(original(0, &rounds), 3, "a");
+        assert_eq!(
+            original(1, &rounds),
+            5,
+            "the line feed, after the removed CR"
+        );
+        assert_eq!(
+            original(3, &rounds),
+            6,
+            "inside the insertion: where it stands"
+        );
+        assert_eq!(original(4, &rounds), 6, "b");
+        // Control: without rounds an offset is its own.
+        assert_eq!(original(4, &[]), 4);
     }
 
     #[test]

@@ -136,3 +136,39 @@ fn an_allowed_warning_is_not_fixed() {
     .unwrap();
     assert!(!allowed(&plan(&dir, Some(config))));
 }
+
+#[test]
+fn a_later_round_names_its_place_in_the_file_before_any_fix() {
+    let (_t, dir) = broken_pack();
+    let manifest = Path::new(&dir).join("pack.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let description = text.lines().find(|l| l.starts_with("description")).unwrap();
+    // A byte-order mark, then curly quotes around a description with a space at its start: the
+    // file parses only once the quotes are straight, so the description is a second round's.
+    let broken = format!(
+        "\u{FEFF}description = \u{201C} Logs.\u{201D}\n{}",
+        text.replace(&format!("{description}\n"), "")
+    );
+    std::fs::write(&manifest, broken).unwrap();
+    let p = plan(&dir, None);
+    let file = p.files.iter().find(|f| f.path == "pack.toml").unwrap();
+    let fixed: Vec<String> = file
+        .fixed
+        .iter()
+        .map(|f| format!("{}:{}: {}", f.line, f.col, f.message))
+        .collect();
+    assert_eq!(
+        fixed,
+        [
+            "1:1: removed the byte-order mark U+FEFF",
+            "1:16: replaced U+201C LEFT DOUBLE QUOTATION MARK with \"",
+            "1:23: replaced U+201D RIGHT DOUBLE QUOTATION MARK with \"",
+            "1:17: removed the white space at the start of the description",
+        ]
+    );
+    assert!(
+        String::from_utf8(file.after.clone())
+            .unwrap()
+            .starts_with("description = \"Logs.\"\n")
+    );
+}
