@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 pub const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
 pub const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
-/// A push to main, with a token and the API at `api`: GitHub's variables, no input.
+/// A push to main (GitHub's push example, `push_event`), with a token and the API at `api`:
+/// GitHub's variables, no input.
 pub fn on_push(api: &str) -> Ci {
     let mut ci = Ci::new();
     ci.set_all(&[
@@ -21,7 +22,8 @@ pub fn on_push(api: &str) -> Ci {
         ("GITHUB_EVENT_NAME", "push"),
         ("INPUT_TOKEN", TOKEN),
     ])
-    .api(api);
+    .api(api)
+    .event(&push_event("refs/heads/main"));
     ci
 }
 
