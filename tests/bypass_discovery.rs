@@ -1,4 +1,4 @@
-//! Issue 12, item 6: packs the Action never saw. Every folder holding a `pack.toml` is a pack,
+//! Packs the Action must not miss. Every folder holding a `pack.toml` is a pack,
 //! at any depth down to 64 levels, except inside `.git`; a folder discovery cannot enter is an
 //! error naming it, which under `scope: changed` gates when the pull request touches it.
 

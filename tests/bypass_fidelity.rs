@@ -1,4 +1,4 @@
-//! Issue 12, item 9: fidelity to hippo's page "Writing a pack" found in the same review. Each
+//! Fidelity to hippo's page "Writing a pack" in the places a first reading got wrong. Each
 //! test runs `check` over a variant of the page's good pack, with a control.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Issue 12, item 8: the Action's HTTP client against the local stand-in for GitHub. A plain
+//! The Action's HTTP client against the local stand-in for GitHub. A plain
 //! `http://` API URL off loopback is refused, a pagination `Link` to another host is not
 //! followed, a token with a control character is a clear error (not a panic), and rate limits
 //! are waited out as `Retry-After` says, with rate-limit advice when they persist.

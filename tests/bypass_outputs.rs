@@ -1,4 +1,4 @@
-//! Issue 12, items 1 and 5 (what was left): escapes under `tests/` decode to hidden characters
+//! Escapes under `tests/` decode to hidden characters
 //! a case may carry on purpose, and every output shows them as `U+XXXX`, never raw: text, `-v`,
 //! full, json, sarif, github, JUnit, `--sarif`, `--print-prompts`, `--prompts-dir`, and `ci`'s
 //! log, job summary, outputs and SARIF. `--prompts-dir` writes no file through a link.

@@ -1,4 +1,4 @@
-//! Issue 12, item 4: `test --print-prompts` writes the prompts to standard error under label
+//! `test --print-prompts` writes the prompts to standard error under label
 //! lines, never into a machine format on standard output, and no pack text reaches the log as a
 //! workflow command, a carriage return or an invisible character.
 

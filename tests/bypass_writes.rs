@@ -1,4 +1,4 @@
-//! Issue 12, item 5: report files never follow a link a pull request planted. `check --sarif`,
+//! Report files never follow a link a pull request planted. `check --sarif`,
 //! `test --sarif`, `test --junit` replace a link at the destination; `ci` refuses a `sarif-file`
 //! outside the workspace or through a link, before any work, with one `::error` and exit 2.
 

@@ -1,6 +1,6 @@
 //! Every fuzz target under `fuzz/fuzz_targets/` is declared in `fuzz/Cargo.toml`, so
 //! `cargo fuzz list` (and `scripts/fuzz.sh`) builds and runs it: a target written but never
-//! declared is never compiled (issue 12: the escape decoders' target was). The fuzzing itself
+//! declared is never compiled. The fuzzing itself
 //! needs a nightly toolchain and cargo-fuzz; `scripts/fuzz.sh` runs it (docs/security.md,
 //! "Fuzzing").
 

@@ -1,4 +1,4 @@
-//! Property tests (issue 8): over many generated packs, `check` never reports a position
+//! Property tests: over many generated packs, `check` never reports a position
 //! outside its file, and the text column (code points) and the SARIF column (UTF-16 units)
 //! describe the same character as the byte offset.
 
