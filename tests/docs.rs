@@ -81,8 +81,45 @@ fn every_rule_leads_to_its_code_docs_and_fixtures() {
         for (label, path) in &hops {
             assert!(text.contains(&format!("\n{label}: {path}\n")), "{}", r.id);
         }
-        assert!(hops[0].1.starts_with("src/rules/"), "{}", hops[0].1);
+        assert!(hops[0].1.starts_with("src/"), "{}", hops[0].1);
     }
+}
+
+/// The lines of `text` that use `name` other than the line declaring the static itself.
+fn uses_beyond_declaration(text: &str, name: &str) -> usize {
+    let declaration = format!("static {name} ");
+    text.lines()
+        .filter(|l| l.contains(name) && !l.contains(&declaration))
+        .count()
+}
+
+/// The file `hippo-packs rules <id>` names as the rule's code reports it: it uses the rule's
+/// static beyond the declaration (a rule reported elsewhere says where with `reported_in`).
+#[test]
+fn every_rules_code_file_reports_it() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut wrong = Vec::new();
+    for r in hippo_packs::rules::catalogue() {
+        let text = std::fs::read_to_string(root.join(r.reporting_file())).unwrap_or_default();
+        if uses_beyond_declaration(&text, r.static_name()) == 0 {
+            wrong.push(format!(
+                "{} ({}): {}",
+                r.id,
+                r.static_name(),
+                r.reporting_file()
+            ));
+        }
+    }
+    assert_eq!(wrong, Vec::<String>::new());
+}
+
+/// Control: a file that only declares the static is caught, and one that uses it passes.
+#[test]
+fn control_a_file_that_only_declares_the_rule_is_caught() {
+    let declared = "    pub static ENTRY_LIMIT = \"entry-limit\", Error, VeryHigh;\n";
+    assert_eq!(uses_beyond_declaration(declared, "ENTRY_LIMIT"), 0);
+    let used = format!("{declared}    Diagnostic::file(&ENTRY_LIMIT, path, msg)\n");
+    assert_eq!(uses_beyond_declaration(&used, "ENTRY_LIMIT"), 1);
 }
 
 #[test]

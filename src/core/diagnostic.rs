@@ -288,8 +288,12 @@ mod tests {
         crate::core::Precision::High,
         None,
         &[],
-        module_path!(),
-        file!(),
+        crate::core::Origin {
+            module: module_path!(),
+            name: "R",
+            file: file!(),
+            reported_in: None,
+        },
     );
 
     #[test]

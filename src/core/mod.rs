@@ -23,7 +23,7 @@ mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Secret, Span, Style};
 pub use line_index::LineIndex;
-pub use rule::{Precision, Rule};
+pub use rule::{Origin, Precision, Rule};
 pub use severity::Severity;
 pub use unicode::{
     is_default_ignorable, is_hidden, is_ignorable, is_invisible, is_space_separator,

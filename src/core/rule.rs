@@ -45,10 +45,8 @@ pub struct Rule {
     pub security_severity: Option<&'static str>,
     /// The lines of the rule's doc comment, as the compiler hands them over.
     docs: &'static [&'static str],
-    /// `module_path!()` where the rule is declared (`hippo_packs::rules::layout`).
-    module: &'static str,
-    /// `file!()` where the rule is declared (`src/rules/layout.rs`).
-    file: &'static str,
+    /// Where the rule is declared and where it is reported.
+    origin: Origin,
     texts: OnceLock<Texts>,
 }
 
@@ -60,6 +58,21 @@ struct Texts {
     help: String,
 }
 
+/// Where a rule is declared and where it is reported; built by `declare_rules!`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Origin {
+    /// `module_path!()` where the rule is declared (`hippo_packs::rules::layout`).
+    pub module: &'static str,
+    /// The name of the rule's static (`SYMBOLIC_LINK`).
+    pub name: &'static str,
+    /// `file!()` where the rule is declared (`src/rules/layout.rs`).
+    pub file: &'static str,
+    /// The file that reports the rule's findings when another than `file` does
+    /// (`reported_in = "src/allow.rs"` in `declare_rules!`).
+    pub reported_in: Option<&'static str>,
+}
+
 impl Rule {
     /// Used by `declare_rules!` (`src/rules/declare.rs`); not meant to be called by hand.
     #[doc(hidden)]
@@ -69,8 +82,7 @@ impl Rule {
         precision: Precision,
         security_severity: Option<&'static str>,
         docs: &'static [&'static str],
-        module: &'static str,
-        file: &'static str,
+        origin: Origin,
     ) -> Rule {
         Rule {
             id,
@@ -78,8 +90,7 @@ impl Rule {
             precision,
             security_severity,
             docs,
-            module,
-            file,
+            origin,
             texts: OnceLock::new(),
         }
     }
@@ -87,15 +98,28 @@ impl Rule {
     /// The family: the last segment of the module the rule is declared in (`layout`, `text`).
     /// It is the SARIF tag and groups the reference.
     pub fn family(&self) -> &'static str {
-        self.module.rsplit("::").next().unwrap_or(self.module)
+        let module = self.origin.module;
+        module.rsplit("::").next().unwrap_or(module)
     }
 
-    /// The source file that declares the rule and holds its logic (`src/rules/layout.rs`),
-    /// relative to the repository (a build from elsewhere may see an absolute `file!()`).
+    /// The source file that declares the rule (`src/rules/layout.rs`), relative to the
+    /// repository (a build from elsewhere may see an absolute `file!()`).
     pub fn source_file(&self) -> &'static str {
-        self.file
-            .rfind("src/")
-            .map_or(self.file, |start| &self.file[start..])
+        let file = self.origin.file;
+        file.rfind("src/").map_or(file, |start| &file[start..])
+    }
+
+    /// The source file that reports the rule's findings: where it is declared, unless the
+    /// declaration names another (`hippo-packs rules <id>` and docs/rules.md link to it).
+    pub fn reporting_file(&self) -> &'static str {
+        self.origin
+            .reported_in
+            .unwrap_or_else(|| self.source_file())
+    }
+
+    /// The name of the rule's static (`SYMBOLIC_LINK`), which the reporting file uses.
+    pub fn static_name(&self) -> &'static str {
+        self.origin.name
     }
 
     /// One line: what the rule reports (the doc comment's first paragraph).

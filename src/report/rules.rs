@@ -73,7 +73,7 @@ pub fn explain(r: &Rule) -> String {
 /// (docs/architecture.md, "From a rule id to its code").
 pub fn hops(r: &Rule) -> [(&'static str, String); 3] {
     [
-        ("code", r.source_file().to_string()),
+        ("code", r.reporting_file().to_string()),
         ("docs", format!("docs/rules.md#{}", r.id)),
         ("fixtures", format!("tests/fixtures/{}/", r.id)),
     ]
@@ -123,7 +123,7 @@ pub fn markdown() -> String {
             markdown_text(r.summary()),
             markdown_text(r.description()),
             markdown_text(r.help()),
-            code = r.source_file(),
+            code = r.reporting_file(),
             id = r.id,
         ));
     }

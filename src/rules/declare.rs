@@ -3,7 +3,8 @@
 //! the macro belongs here, to the layer whose modules use it.
 
 /// Declares the rules of one family, each once: its doc comment is its documentation, then
-/// `static NAME = "id", Severity, Precision` and optionally `, security_severity = "5.0"`.
+/// `static NAME = "id", Severity, Precision`, optionally `, security_severity = "5.0"`, and
+/// `, reported_in = "src/allow.rs"` when another file than the family's reports the findings.
 /// The family is the module the block is written in; the block also defines the module's
 /// `RULES`, in the order written (the catalogue's order within the family), or the list named
 /// by a first line `list NAME;` (a family whose rules sit in two places of the catalogue).
@@ -19,13 +20,14 @@
 /// }
 /// ```
 macro_rules! declare_rules {
-    (@security) => { None };
-    (@security $s:literal) => { Some($s) };
+    (@option) => { None };
+    (@option $s:literal) => { Some($s) };
     (list $list:ident; $($rest:tt)+) => { $crate::rules::declare::declare_rules!(@rules $list; $($rest)+); };
     (@rules $list:ident; $(
         $(#[doc = $doc:expr])+
         $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident
-            $(, security_severity = $security:literal)?;
+            $(, security_severity = $security:literal)?
+            $(, reported_in = $reported:literal)?;
     )+) => {
         $(
             $(#[doc = $doc])+
@@ -33,10 +35,14 @@ macro_rules! declare_rules {
                 $id,
                 $crate::core::Severity::$severity,
                 $crate::core::Precision::$precision,
-                $crate::rules::declare::declare_rules!(@security $($security)?),
+                $crate::rules::declare::declare_rules!(@option $($security)?),
                 &[$($doc),+],
-                module_path!(),
-                file!(),
+                $crate::core::Origin {
+                    module: module_path!(),
+                    name: stringify!($name),
+                    file: file!(),
+                    reported_in: $crate::rules::declare::declare_rules!(@option $($reported)?),
+                },
             );
         )+
         /// Rules of this family, in catalogue order.

@@ -41,7 +41,7 @@ declare_rules! {
     /// lies beyond is not checked.
     ///
     /// How to fix: Delete what does not belong in the pack.
-    pub static ENTRY_LIMIT = "entry-limit", Error, VeryHigh;
+    pub static ENTRY_LIMIT = "entry-limit", Error, VeryHigh, reported_in = "src/rules/layout.rs";
 }
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
