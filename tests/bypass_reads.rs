@@ -81,7 +81,7 @@ fn null_device(p: &Path) -> bool {
 }
 
 #[test]
-fn a_fifo_or_a_device_named_pack_toml_or_a_pack_file_is_never_opened() {
+fn a_fifo_named_pack_toml_or_a_pack_file_is_never_opened() {
     for file in ["pack.toml", "prompts/decision-log.md"] {
         let (d, p) = special(file, fifo).unwrap();
         let (out, opened) = run_watched(d.path(), &p);
@@ -90,14 +90,21 @@ fn a_fifo_or_a_device_named_pack_toml_or_a_pack_file_is_never_opened() {
             out.contains(&format!("error {file}: not a regular file or folder\n")),
             "{out}"
         );
-        match special(file, null_device) {
-            None => println!("SKIPPED a device named {file}: mknod needs root here"),
-            Some((d, p)) => {
-                let (out, opened) = run_watched(d.path(), &p);
-                assert!(!opened, "the device {file} was opened:\n{out}");
-                assert!(out.contains(&format!("error {file}: not a regular file or folder\n")));
-            }
-        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "privileged"),
+    ignore = "mknod of a device needs root: .ci/run turns on the feature privileged as root"
+)]
+fn a_device_named_pack_toml_or_a_pack_file_is_never_opened() {
+    for file in ["pack.toml", "prompts/decision-log.md"] {
+        let (d, p) =
+            special(file, null_device).expect("mknod of a device (the feature privileged)");
+        let (out, opened) = run_watched(d.path(), &p);
+        assert!(!opened, "the device {file} was opened:\n{out}");
+        assert!(out.contains(&format!("error {file}: not a regular file or folder\n")));
     }
 }
 
@@ -158,17 +165,20 @@ impl Drop for Overlay {
 /// numbers than `fstat` for files copied up to the upper layer: the walk must still read them
 /// (it looks at the name again), not call them changed.
 #[test]
+#[cfg_attr(
+    not(feature = "privileged"),
+    ignore = "mounting an overlay needs root and /dev/shm: .ci/run turns on the feature privileged as root"
+)]
 fn a_pack_on_an_overlay_over_two_file_systems_is_read() {
     use std::os::unix::fs::MetadataExt;
-    let (Ok(lower), Ok(top)) = (tempfile::tempdir_in("/dev/shm"), tempfile::tempdir()) else {
-        println!("SKIPPED overlay: no /dev/shm or temporary folder here");
-        return;
-    };
+    let lower = tempfile::tempdir_in("/dev/shm").expect("a folder in /dev/shm");
+    let top = tempfile::tempdir().unwrap();
     let dev = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).unwrap_or(0);
-    if dev(lower.path()) == dev(top.path()) {
-        println!("SKIPPED overlay: /dev/shm and the temporary folder are one file system");
-        return;
-    }
+    assert_ne!(
+        dev(lower.path()),
+        dev(top.path()),
+        "/dev/shm and the temporary folder must be two file systems"
+    );
     pack(lower.path());
     let (upper, work, merged) = (
         top.path().join("u"),
@@ -190,10 +200,7 @@ fn a_pack_on_an_overlay_over_two_file_systems_is_read() {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !mounted {
-        println!("SKIPPED overlay: mounting an overlay needs root and CAP_SYS_ADMIN");
-        return;
-    }
+    assert!(mounted, "mount -t overlay (root and CAP_SYS_ADMIN)");
     let _guard = Overlay(merged.clone());
     // Copied up: the listing's number and the file's differ from here on.
     let readme = merged.join("decision-log/README.md");

@@ -81,11 +81,31 @@ fn check_unreadable_dir() {
     );
 }
 
+/// Control: the comparison sees one line of the page go missing. With the broken pack's
+/// `homepage` key removed, its output is the page's lines but that one, and so differs.
 #[test]
-fn control_the_good_and_broken_packs_differ() {
+fn control_a_pack_missing_one_of_the_pages_lines_is_caught() {
     let w = workspace();
-    let (good, _) = run(w.path(), &["check", "decision-log"]);
-    assert_ne!(good, broken_expected());
+    let manifest = w.path().join("broken/pack.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let fixed: String = text
+        .lines()
+        .filter(|l| !l.starts_with("homepage"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(
+        fixed, text,
+        "the broken pack's pack.toml has a homepage key"
+    );
+    std::fs::write(&manifest, fixed).unwrap();
+    let (out, code) = run(w.path(), &["check", "broken"]);
+    assert_ne!(out, broken_expected());
+    let want: String = broken_expected()
+        .lines()
+        .filter(|l| !l.contains("homepage"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!((out, code), (want, 1));
 }
 
 #[test]

@@ -107,8 +107,9 @@ fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
 
 fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a> {
     let all = all_results(reports);
-    // Errors first, each kind in its order: GitHub keeps the first 5,000 results of a run, and
-    // a run over the limit keeps the errors.
+    // Errors first, each kind in its order: the file holds at most `limit` results (25,000),
+    // and a run over it keeps the errors. Code scanning stores the top 5,000 results of a run
+    // by its own ranking, so `ci` says so in a notice above that (docs/action.md, "Limits").
     let (errors, warnings): (Vec<_>, Vec<_>) = all.into_iter().partition(|r| r.level == "error");
     let errors_total = errors.len();
     let total = errors_total + warnings.len();

@@ -140,8 +140,8 @@ fn escape_hidden(s: &str) -> String {
         .collect()
 }
 
-/// Every maximal run of invisible characters in a text. Plain ASCII is skipped a byte at a time
-/// without decoding.
+/// Every maximal run of invisible characters in a text. Plain ASCII is skipped 32 bytes at a
+/// time without decoding ([`scan_bytes`]).
 #[cfg(test)]
 pub fn invisible_runs(text: &str) -> Vec<Run> {
     hidden_runs(text).0
