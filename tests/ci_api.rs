@@ -7,27 +7,7 @@ mod common;
 
 use common::ci_env::{hygiene, pull_request, pull_request_event, workspace};
 use common::github_api::{accepted, check_run, files_json, processing};
-use common::standin::{Reply, Request, Server};
-use std::io::{BufRead, Write};
-
-/// One request to `url` (a stand-in) without `ci`: its status.
-fn send(url: &str, method: &str, path: &str, body: &str) -> u16 {
-    let authority = url.trim_start_matches("http://");
-    let mut s = std::net::TcpStream::connect(authority).unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {authority}\r\nconnection: close\r\ncontent-type: application/json\r\nauthorization: Bearer ghs_x\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    // The status line is enough; the stand-in keeps the connection open.
-    let mut first = String::new();
-    std::io::BufReader::new(s).read_line(&mut first).unwrap();
-    first
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
-}
+use common::standin::{Reply, Request, Server, send};
 
 #[test]
 #[cfg_attr(not(feature = "external-tools"), ignore = "needs node and prism")]

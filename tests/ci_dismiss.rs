@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use common::ci_env::{dispatch_event, pull_request, push, push_event, schedule_event};
 use common::ci_run::{Ci, CiRun};
 use common::github_api::{accepted, alert, alert_state, decode_upload, processing};
-use common::standin::{Reply, Request, Server};
+use common::standin::{Reply, Request, Server, send};
 use serde_json::Value;
 
 const ALLOW: &str = r#"[[allow]]
@@ -416,25 +416,6 @@ fn a_token_without_security_events_write_is_a_notice() {
     let gh = scanning.start();
     on_main(&gh.url).run(ws.path());
     assert_eq!(changes(&gh).len(), 1);
-}
-
-/// One request to `url` (a stand-in) without `ci`: its status line's code.
-fn send(url: &str, method: &str, path: &str, body: &str) -> u16 {
-    use std::io::{BufRead, Write};
-    let authority = url.trim_start_matches("http://");
-    let mut s = std::net::TcpStream::connect(authority).unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {authority}\r\nconnection: close\r\ncontent-type: application/json\r\nauthorization: Bearer ghs_x\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    let mut first = String::new();
-    std::io::BufReader::new(s).read_line(&mut first).unwrap();
-    first
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
 }
 
 #[test]

@@ -233,3 +233,24 @@ fn serve<S: Read + Write>(stream: S, seen: &Mutex<Vec<Request>>, handler: &Handl
         }
     }
 }
+
+/// Sends one request with a JSON body to `url` (a test's `Server`, through the proxy) and returns
+/// the status of the answer (0 when there is none). The status line is enough; the stand-in keeps
+/// the connection open.
+pub fn send(url: &str, method: &str, path: &str, body: &str) -> u16 {
+    use std::io::{BufRead, Write};
+    let authority = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(authority).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {authority}\r\nconnection: close\r\ncontent-type: application/json\r\nauthorization: Bearer ghs_x\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(s).read_line(&mut first).unwrap();
+    first
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
