@@ -132,24 +132,36 @@ fn changed(
     if let Err(why) = whole(pr.number, count, &listed, s) {
         return Ok(Err(why));
     }
-    let (n_files, files) = (listed.files, listed.paths);
-    let gated = pulls::touched(paths, &files);
+    let what = format!("pull request #{}", pr.number);
+    Ok(Ok(changed_gate(paths, &what, listed, log, out)?))
+}
+
+/// The gate of a whole list of changed files: the packs they touch gate, and the log says how
+/// many (`what`: "pull request #7", "the merge group").
+fn changed_gate(
+    paths: &[String],
+    what: &str,
+    listed: pulls::Listed,
+    log: &Log,
+    out: &mut dyn Write,
+) -> anyhow::Result<Gate> {
+    let gated = pulls::touched(paths, &listed.paths);
     let count = gated.iter().filter(|g| **g).count();
+    let n_files = listed.files;
     let note = format!(
-        "scope changed: pull request #{} changes {} {}, in {count} of {} {}",
-        pr.number,
+        "scope changed: {what} changes {} {}, in {count} of {} {}",
         n_files,
         if n_files == 1 { "file" } else { "files" },
         paths.len(),
         if paths.len() == 1 { "pack" } else { "packs" }
     );
     say(out, &log.line(&format!("hippo-packs: {note}")))?;
-    Ok(Ok(Gate {
+    Ok(Gate {
         gated,
         notes: vec![note],
-        files: Some(files),
+        files: Some(listed.paths),
         fails_job: false,
-    }))
+    })
 }
 
 /// Whether the listed files are every file pull request `n` changes, as the checkout holds
@@ -218,22 +230,13 @@ fn merge_group(
             "the merge group changes {f}, which the checkout lacks ({LACKS})"
         )));
     }
-    let gated = pulls::touched(paths, &listed.paths);
-    let count = gated.iter().filter(|g| **g).count();
-    let note = format!(
-        "scope changed: the merge group changes {} {}, in {count} of {} {}",
-        listed.files,
-        if listed.files == 1 { "file" } else { "files" },
-        paths.len(),
-        if paths.len() == 1 { "pack" } else { "packs" }
-    );
-    say(out, &log.line(&format!("hippo-packs: {note}")))?;
-    Ok(Ok(Gate {
-        gated,
-        notes: vec![note],
-        files: Some(listed.paths),
-        fails_job: false,
-    }))
+    Ok(Ok(changed_gate(
+        paths,
+        "the merge group",
+        listed,
+        log,
+        out,
+    )?))
 }
 
 /// Whether a pack fails the gate.
