@@ -5,12 +5,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-const ALLOW: &str = r#"[[allow]]
-rule = "injection-phrase"
-path = "packs/warned/prompts/*.md"
-text = "ignore previous instructions"
-reason = "The prompt quotes the phrase as a thing to reject."
-"#;
+use common::WARNED_ALLOWANCE as ALLOW;
 
 /// A workspace with one good pack whose prompt quotes an injection phrase (a warning).
 fn workspace() -> tempfile::TempDir {

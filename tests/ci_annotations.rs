@@ -223,11 +223,7 @@ fn a_rate_limit_stops_annotating_with_a_notice_and_the_verdict_stands() {
         .filter(|q| q.method == "PATCH")
         .count();
     assert_eq!(patches, 2, "retried once after retry-after: {r}");
-    let notice = r
-        .annotations()
-        .into_iter()
-        .find(|l| l.contains("title=hippo-packs (annotations)"))
-        .expect("a notice");
+    let notice = annotations_notice(&r);
     assert!(
         notice.contains("rate limit") && notice.contains("after 50 of 72 annotations"),
         "{notice}"
@@ -245,11 +241,7 @@ fn auto_falls_back_to_commands_without_checks_write_and_none_is_silent() {
     let gh = Server::start(github(403, &[]));
     let ws = broken_registry(1);
     let r = pull_request(&gh.url, "auto").run(ws.path());
-    let notice = r
-        .annotations()
-        .into_iter()
-        .find(|l| l.contains("title=hippo-packs (annotations)"))
-        .expect("a notice");
+    let notice = annotations_notice(&r);
     assert!(
         notice.starts_with("::notice") && notice.contains("HTTP 403"),
         "{notice}"
@@ -317,4 +309,13 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
         bad.code, 2,
         "control: a shard past the count is a usage error"
     );
+}
+
+/// The notice `ci` gives about its annotations (rate limit, no permission).
+fn annotations_notice(r: &CiRun) -> String {
+    r.annotations()
+        .into_iter()
+        .find(|l| l.contains("title=hippo-packs (annotations)"))
+        .expect("a notice")
+        .to_string()
 }

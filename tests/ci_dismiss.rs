@@ -14,12 +14,7 @@ use common::github_api::{accepted, alert, alert_state, decode_upload, processing
 use common::standin::{Reply, Request, Server, send};
 use serde_json::Value;
 
-const ALLOW: &str = r#"[[allow]]
-rule = "injection-phrase"
-path = "packs/warned/prompts/*.md"
-text = "ignore previous instructions"
-reason = "The prompt quotes the phrase as a thing to reject."
-"#;
+use common::WARNED_ALLOWANCE as ALLOW;
 
 /// How the dismissal's comment starts (src/ci/dismiss.rs).
 const MARK: &str = "hippo-packs allowance: ";

@@ -20,6 +20,14 @@ pub fn data(rel: &str) -> PathBuf {
 }
 
 /// Copies `examples/packs/<name>` (the conformance packs) into `dir/<as_name>`.
+/// A `.hippo-packs.toml` that allows the warning of [`warned_pack`] under `packs/`.
+pub const WARNED_ALLOWANCE: &str = r#"[[allow]]
+rule = "injection-phrase"
+path = "packs/warned/prompts/*.md"
+text = "ignore previous instructions"
+reason = "The prompt quotes the phrase as a thing to reject."
+"#;
+
 /// The page's good pack as `dir/warned`, its prompt quoting an injection phrase as a thing to
 /// reject: one `injection-phrase` warning, which an allowance may take.
 pub fn warned_pack(dir: &Path) -> PathBuf {
