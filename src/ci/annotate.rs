@@ -7,8 +7,8 @@ use std::io::Write;
 
 use super::commit;
 use super::gate::Gate;
-use super::net::Net;
 use super::output::say;
+use super::runtime::Net;
 use super::settings::{Annotations, Settings};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::github::checks::{self, Annotation, CheckRun};

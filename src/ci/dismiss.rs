@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::net::Net;
 use super::output::say;
+use super::runtime::Net;
 use super::settings::{Settings, UploadMode};
 use super::upload::Uploaded;
 use crate::github::alerts::{self, Alert, Change};

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use super::commit;
-use super::net::Net;
 use super::output::say;
+use super::runtime::Net;
 use super::settings::{FailOn, Scope, Settings};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;

@@ -12,10 +12,10 @@ mod commit;
 mod discover;
 mod dismiss;
 mod gate;
-mod net;
 mod output;
 mod packs;
 mod root;
+mod runtime;
 mod sarif_path;
 mod settings;
 mod shard;
@@ -57,7 +57,7 @@ impl Verdict {
 /// `ci` with its settings resolved, writing its log to `out`.
 pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
-    let mut net = net::Net::default();
+    let mut net = runtime::Net::default();
     say(out, &root_note(s, gh, &log))?;
 
     // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
