@@ -17,7 +17,7 @@ use crate::github::env::GithubEnv;
 use crate::github::{client, event};
 use crate::outcome::PackReport;
 use crate::report::github::annotate as command_line;
-use crate::report::machine::{location_path, raw_message};
+use crate::report::located::{location_path, raw_message};
 
 /// GitHub shows at most this many annotations of one level per step from workflow commands.
 pub const COMMANDS_PER_LEVEL: usize = 10;
