@@ -2,15 +2,15 @@
 //! "The dreaming pass").
 //!
 //! [`run`] takes the pass (its prompt and persona as text), the window's sessions with their
-//! turns, the notes, and two [`model::Model`]s (the pass's model and the reviewer), and returns
+//! turns, the notes, and two [`responder::Model`]s (the pass's model and the reviewer), and returns
 //! what happened: the counts a case's `[expect]` names, the prompts sent, and a log. It knows
 //! nothing of fixture tests; `crate::fixture` builds its inputs from a case.
 
 mod compose;
 mod event;
-pub mod model;
 pub mod notes;
 pub mod render;
+pub mod responder;
 mod session;
 pub mod stub;
 pub mod validate;
@@ -155,8 +155,8 @@ pub fn run(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
-    model: &dyn model::Model,
-    reviewer: &dyn model::Model,
+    model: &dyn responder::Model,
+    reviewer: &dyn responder::Model,
 ) -> Outcome {
     let watch = Watch {
         prompt: &mut |_| {},
@@ -170,7 +170,7 @@ pub fn run_watched(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
-    (model, reviewer): (&dyn model::Model, &dyn model::Model),
+    (model, reviewer): (&dyn responder::Model, &dyn responder::Model),
     watch: Watch<'_>,
 ) -> Outcome {
     let mut out = Outcome::default();
@@ -243,8 +243,8 @@ struct Calls<'a, 'w> {
     pass: &'a Pass,
     sessions: &'a [Session],
     notes: &'a mut dyn Notes,
-    model: &'a dyn model::Model,
-    reviewer: &'a dyn model::Model,
+    model: &'a dyn responder::Model,
+    reviewer: &'a dyn responder::Model,
     tpl: &'a Template<'a>,
     lines: &'a TurnLines,
     /// The new lines proposed by earlier calls (a later call may not propose one again).
