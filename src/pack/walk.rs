@@ -15,8 +15,8 @@ use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
 use super::{
-    Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
-    allowed_folder,
+    Entry, EntryKind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, PackKind, READ_BUDGET,
+    WalkProblem, allowed_folder,
 };
 
 /// Deepest level the walk visits: a path has at most six components, so a seventh is reported
@@ -46,7 +46,7 @@ fn walk(dir: &Path, read: bool) -> std::io::Result<Pack> {
     let root = open_dir(rustix::fs::CWD, dir, false)?;
     let mut pack = Pack {
         dir: dir.to_path_buf(),
-        kind: Kind::Pass,
+        kind: PackKind::Pass,
         entries: Vec::new(),
         files: Vec::new(),
         skipped: Vec::new(),

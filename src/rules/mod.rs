@@ -8,7 +8,7 @@
 //! it.
 
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 pub mod case;
 pub mod configuration;
@@ -115,8 +115,8 @@ pub fn run(pack: &Pack) -> Checked {
     sizes::check(pack, d);
     out.manifest = manifest::check(pack, &mut out.diagnostics);
     match pack.kind {
-        Kind::Theme => theme::check(pack, &mut out.diagnostics),
-        Kind::Pass => {
+        PackKind::Theme => theme::check(pack, &mut out.diagnostics),
+        PackKind::Pass => {
             let (passes, all_parsed) = pass::check(pack, &mut out.diagnostics);
             out.passes = passes;
             out.passes_parsed = all_parsed;

@@ -85,12 +85,12 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::{Kind, Pack, PackFile};
+    use crate::pack::{Pack, PackFile, PackKind};
 
     fn pack(sizes: &[(&str, u64)]) -> Pack {
         Pack {
             dir: ".".into(),
-            kind: Kind::Pass,
+            kind: PackKind::Pass,
             entries: vec![],
             files: sizes
                 .iter()
