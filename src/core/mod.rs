@@ -16,6 +16,8 @@ pub mod fsx;
 pub mod interrupt;
 mod line_index;
 pub mod paths;
+#[cfg(test)]
+pub(crate) mod reviewed;
 mod rule;
 mod severity;
 pub mod suggest;
