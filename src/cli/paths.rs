@@ -35,7 +35,7 @@ fn check(o: &Output<'_>) -> Result<(), String> {
         // folder itself, nor a folder of its path inside the working folder (docs/security.md,
         // "Writes").
         let cwd = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
-        if let Some(link) = crate::core::fsx::link_on_path(o.path, &cwd) {
+        if let Some(link) = crate::core::safe_write::link_on_path(o.path, &cwd) {
             return Err(format!(
                 "passes through the symbolic link {}; a link is never written through",
                 crate::core::escape::line(&link.display().to_string())
@@ -120,7 +120,7 @@ mod tests {
         let err = one(&link, true).unwrap_err();
         assert!(err.contains("symbolic link"), "{err}");
         // Outside the working folder only the folder itself is looked at: the folders above it
-        // are the caller's choice (a link inside the working folder: tests/bypass_outputs.rs).
+        // are the caller's choice (a link inside the working folder: tests/escaped_outputs.rs).
         assert_eq!(one(&link.join("below"), true), Ok(()));
         std::fs::remove_dir(elsewhere.path().join("below")).unwrap();
         assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
