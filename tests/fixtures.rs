@@ -183,7 +183,7 @@ fn check_variant(variant: &Path) -> Vec<String> {
     let json = run(variant, &["--format", "json"]);
     let command = format!("hippo-packs {}", args.trim());
     let shown = [
-        ("text", format!("{command}"), text_record(&text), text.code),
+        ("text", command.clone(), text_record(&text), text.code),
         (
             "json",
             format!("{command} --format json"),
