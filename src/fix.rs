@@ -123,7 +123,8 @@ fn fix_round(
     history: &mut HashMap<String, Vec<Vec<Edit>>>,
 ) -> bool {
     let mut any = false;
-    for f in pack.files.iter_mut() {
+    for i in 0..pack.files().len() {
+        let f = &pack.files()[i];
         let own: Vec<&Diagnostic> = findings
             .iter()
             .filter(|d| d.file.as_deref() == Some(f.path.as_str()))
@@ -165,8 +166,8 @@ fn fix_round(
         }
         rounds.push(fixes.into_iter().flat_map(|x| x.edits).collect());
         written.clone_from(&after);
-        f.size = after.len() as u64;
-        f.bytes = after;
+        let path = f.path.clone();
+        pack.set_bytes(&path, after);
     }
     any
 }

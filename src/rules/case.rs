@@ -145,7 +145,7 @@ static NOTE: Table<Check<NoteDraft>> = Table {
 /// Checks every tests/<case>/case.toml and returns the cases it could read, in walk order.
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
     let mut cases = Vec::new();
-    for f in &pack.files {
+    for f in pack.files() {
         let parts: Vec<&str> = f.path.split('/').collect();
         let ["tests", name, "case.toml"] = parts.as_slice() else {
             continue;

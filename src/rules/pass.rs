@@ -116,7 +116,7 @@ static KEYS: Table<Check> = Table {
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
     let mut passes = Vec::new();
     let mut all_parsed = true;
-    for f in &pack.files {
+    for f in pack.files() {
         let Some((Place::Pass, Some(name))) = place(Kind::Pass, &f.path) else {
             continue;
         };
