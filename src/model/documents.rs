@@ -11,9 +11,11 @@ use super::transcript::Transcript;
 pub struct Documents {
     /// `None` when pack.toml is missing, not UTF-8 or does not parse.
     pub manifest: Option<Manifest>,
+    /// The pass files that parsed, in walk order (pass packs only).
     pub passes: Vec<PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
     pub passes_parsed: bool,
+    /// A case for every tests/<case>/case.toml that is UTF-8 text, in walk order (pass packs only).
     pub cases: Vec<CaseDef>,
     /// Every case's transcripts as the transcript rules read them (pass packs only).
     pub transcripts: Vec<Transcript>,

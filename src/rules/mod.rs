@@ -91,7 +91,9 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 /// What a check yields: its findings, and the documents it parsed for `test` to reuse.
 #[derive(Debug, Default)]
 pub struct Checked {
+    /// The findings, resolved and in report order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the rules parsed while they checked.
     pub documents: Documents,
 }
 
