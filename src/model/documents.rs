@@ -15,7 +15,7 @@ pub struct Documents {
     pub passes: Vec<PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
     pub passes_parsed: bool,
-    /// A case for every tests/<case>/case.toml that is UTF-8 text, in walk order (pass packs only).
+    /// A case for every tests/<case>/case.toml read whole as UTF-8, in walk order (pass packs only).
     pub cases: Vec<CaseDef>,
     /// Every case's transcripts as the transcript rules read them (pass packs only).
     pub transcripts: Vec<Transcript>,
