@@ -67,7 +67,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
             say(out, &log.annotate(Level::Error, "ci", &msg))?;
-            (discover::Found::default(), packs::Checked::default())
+            (discover::Found::default(), packs::ReportsByDir::default())
         }
     };
     if found.packs.is_empty() && found.blocked.is_empty() {
@@ -228,20 +228,20 @@ fn partition(
 
 /// The packs and discovery's findings: with a shard, discovery alone (the shard's packs are
 /// checked after the partition); without one, every pack checked as it is found.
-type Finding = std::io::Result<(discover::Found, packs::Checked)>;
+type Finding = std::io::Result<(discover::Found, packs::ReportsByDir)>;
 
 fn find(s: &Settings) -> anyhow::Result<Finding> {
     if s.shard.is_none() {
         return packs::find_and_check(s);
     }
-    Ok(discover(&s.root).map(|f| (f, packs::Checked::default())))
+    Ok(discover(&s.root).map(|f| (f, packs::ReportsByDir::default())))
 }
 
 /// The report of each of `entries`, in their order: the packs not checked yet (a shard's) are
 /// checked (and tested) now.
 fn check_entries(
     entries: Vec<Entry>,
-    checked: &mut packs::Checked,
+    checked: &mut packs::ReportsByDir,
     s: &Settings,
 ) -> anyhow::Result<Vec<PackReport>> {
     let dirs: Vec<String> = entries

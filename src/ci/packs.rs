@@ -15,12 +15,12 @@ use crate::outcome::PackReport;
 
 /// Every pack under the root, each checked (and tested), and discovery's findings: the reports
 /// by pack folder as discovery names it.
-pub fn find_and_check(s: &Settings) -> anyhow::Result<std::io::Result<(Found, Checked)>> {
+pub fn find_and_check(s: &Settings) -> anyhow::Result<std::io::Result<(Found, ReportsByDir)>> {
     let mut search = match Search::new(&s.root) {
         Ok(search) => search,
         Err(e) => return Ok(Err(e)),
     };
-    let mut checked = Checked::default();
+    let mut checked = ReportsByDir::default();
     let mut alone: Option<String> = None;
     loop {
         let packs = search.step();
@@ -54,9 +54,9 @@ pub fn find_and_check(s: &Settings) -> anyhow::Result<std::io::Result<(Found, Ch
 
 /// The reports of the packs already checked, by folder.
 #[derive(Default)]
-pub struct Checked(HashMap<String, PackReport>);
+pub struct ReportsByDir(HashMap<String, PackReport>);
 
-impl Checked {
+impl ReportsByDir {
     /// Whether the pack at `dir` was checked.
     pub fn has(&self, dir: &str) -> bool {
         self.0.contains_key(dir)
