@@ -43,10 +43,10 @@ fn main() {
     let load = t.elapsed();
     // The automaton and the table's patterns are built once per process, before any timing.
     hippo_packs::model::redact::warm();
-    let files: usize = packs.iter().map(|p| p.files.len()).sum();
+    let files: usize = packs.iter().map(|p| p.files().len()).sum();
     let bytes: usize = packs
         .iter()
-        .flat_map(|p| &p.files)
+        .flat_map(|p| p.files())
         .map(|f| f.bytes.len())
         .sum();
 
@@ -66,7 +66,7 @@ fn main() {
     let (full, matches) = best_of(5, || {
         packs
             .iter()
-            .flat_map(|p| &p.files)
+            .flat_map(|p| p.files())
             .filter_map(|f| f.text())
             .map(|t| hippo_packs::model::redact::redact(t).matches.len())
             .sum::<usize>()

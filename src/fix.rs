@@ -1,6 +1,6 @@
 //! `check --fix` and `check --diff`: the fixes that cannot change what a pack means
 //! (docs/fixes.md), planned from a pack's findings and bytes, made in memory until none is left,
-//! and written back through `core::fsx::rewrite` (never through a link).
+//! and written back through `core::safe_write::rewrite` (never through a link).
 //!
 //! Nothing under `tests/` is fixed (a fixture's bytes are its meaning), nor a file that is not
 //! UTF-8 or was not read whole, nor any edit that touches a secret a redaction finding places.
@@ -123,7 +123,8 @@ fn fix_round(
     history: &mut HashMap<String, Vec<Vec<Edit>>>,
 ) -> bool {
     let mut any = false;
-    for f in pack.files.iter_mut() {
+    for i in 0..pack.files().len() {
+        let f = &pack.files()[i];
         let own: Vec<&Diagnostic> = findings
             .iter()
             .filter(|d| d.file.as_deref() == Some(f.path.as_str()))
@@ -165,8 +166,8 @@ fn fix_round(
         }
         rounds.push(fixes.into_iter().flat_map(|x| x.edits).collect());
         written.clone_from(&after);
-        f.size = after.len() as u64;
-        f.bytes = after;
+        let path = f.path.clone();
+        pack.set_bytes(&path, after);
     }
     any
 }
@@ -212,7 +213,7 @@ pub fn write(p: &mut PackFixes) {
     let dir = Path::new(&p.dir);
     for f in &mut p.files {
         let rel = Path::new(&f.path);
-        f.refused = if let Some(link) = crate::core::fsx::link_on_path(rel, dir) {
+        f.refused = if let Some(link) = crate::core::safe_write::link_on_path(rel, dir) {
             Some(format!(
                 "{} is a symbolic link; a link is never written through",
                 link.display()
@@ -221,7 +222,7 @@ pub fn write(p: &mut PackFixes) {
             let full = dir.join(rel);
             match std::fs::read(&full) {
                 Ok(now) if now != f.before => Some("it changed since it was read".to_string()),
-                Ok(_) => crate::core::fsx::rewrite(&full, &f.after)
+                Ok(_) => crate::core::safe_write::rewrite(&full, &f.after)
                     .err()
                     .map(|e| e.to_string()),
                 Err(e) => Some(e.to_string()),

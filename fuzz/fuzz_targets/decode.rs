@@ -91,7 +91,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if hippo_packs::model::tomlx::parse(text).is_ok()
+    if hippo_packs::model::toml_spans::parse(text).is_ok()
         && let Ok(Strings(seen)) = basic_toml::from_str::<Strings>(text)
     {
         all_reach_the_rules(text, decode::view("pack.toml", text), &seen);

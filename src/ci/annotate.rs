@@ -7,8 +7,8 @@ use std::io::Write;
 
 use super::commit;
 use super::gate::Gate;
-use super::net::Net;
 use super::output::say;
+use super::runtime::LazyRuntime;
 use super::settings::{Annotations, Settings};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::github::checks::{self, Annotation, CheckRun};
@@ -17,7 +17,7 @@ use crate::github::env::GithubEnv;
 use crate::github::{client, event};
 use crate::outcome::PackReport;
 use crate::report::github::annotate as command_line;
-use crate::report::machine::{location_path, raw_message};
+use crate::report::located::{location_path, raw_message};
 
 /// GitHub shows at most this many annotations of one level per step from workflow commands.
 pub const COMMANDS_PER_LEVEL: usize = 10;
@@ -62,7 +62,7 @@ pub fn annotate(
     reports: &[PackReport],
     gate: &Gate,
     cx: &Context<'_>,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<String>> {
     let findings = ranked(reports, gate);
@@ -77,7 +77,7 @@ pub fn annotate(
     let try_checks =
         try_checks && commit::base_checkout(&s.target, &s.repository.dir, cx.gh).is_none();
     if try_checks {
-        match check_run(&findings, cx, net, out) {
+        match check_run(&findings, cx, runtime, out) {
             Ok(Ok(note)) => {
                 say(out, &cx.log.line(&format!("hippo-packs: {note}")))?;
                 return Ok(vec![note]);
@@ -166,7 +166,7 @@ fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> 
 fn check_run(
     findings: &[Finding<'_>],
     cx: &Context<'_>,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> Result<Result<String, String>, String> {
     let s = cx.settings;
@@ -187,7 +187,7 @@ fn check_run(
         title: cx.title.clone(),
         summary: run_summary(annotations.len(), findings.len()),
     };
-    let rt = net.runtime().map_err(|e| e.to_string())?;
+    let rt = runtime.get().map_err(|e| e.to_string())?;
     let (log, api) = (cx.log, &cx.gh.api_url);
     let done = rt.block_on(async {
         let http = client::Http::new(api, Some(token), s.http_timeout)

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::net::Net;
 use super::output::say;
+use super::runtime::LazyRuntime;
 use super::settings::{Settings, UploadMode};
 use super::upload::Uploaded;
 use crate::github::alerts::{self, Alert, Change};
@@ -38,10 +38,10 @@ pub fn dismiss(
     gh: &GithubEnv,
     up: &mut Uploaded,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let notes = step(sarif, s, gh, up, log, net, out)?;
+    let notes = step(sarif, s, gh, up, log, runtime, out)?;
     up.notes.extend(notes);
     Ok(())
 }
@@ -52,7 +52,7 @@ fn step(
     gh: &GithubEnv,
     up: &Uploaded,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<String>> {
     let git_ref = match decide(s, gh, up) {
@@ -64,7 +64,7 @@ fn step(
         return Ok(Vec::new());
     };
     let results = results(sarif);
-    let rt = net.runtime()?;
+    let rt = runtime.get()?;
     let done = rt.block_on(async {
         let http = client::Http::new(&gh.api_url, Some(token), s.http_timeout)
             .map_err(Failure::Transport)?

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use super::commit;
-use super::net::Net;
 use super::output::say;
+use super::runtime::LazyRuntime;
 use super::settings::{FailOn, Scope, Settings};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
@@ -34,10 +34,10 @@ pub fn gate(
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Gate> {
-    let mut g = decide(paths, s, gh, log, net, out)?;
+    let mut g = decide(paths, s, gh, log, runtime, out)?;
     if s.scope == Scope::Changed
         && let Some(why) = commit::base_checkout(&s.target, &s.repository.dir, gh)
     {
@@ -57,7 +57,7 @@ fn decide(
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Gate> {
     if s.scope == Scope::All {
@@ -68,7 +68,7 @@ fn decide(
             fails_job: false,
         });
     }
-    match changed(paths, s, gh, log, net, out)? {
+    match changed(paths, s, gh, log, runtime, out)? {
         Ok(gate) => Ok(gate),
         Err(why) => {
             let msg = format!("{why}; every pack gates");
@@ -89,7 +89,7 @@ fn changed(
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Result<Gate, String>> {
     let payload = gh
@@ -100,12 +100,12 @@ fn changed(
         return Ok(Err("GITHUB_REPOSITORY is not set".to_string()));
     };
     if let Some(shas) = payload.as_deref().and_then(event::merge_group) {
-        return merge_group(paths, shas, (owner, repo), (s, gh, log), net, out);
+        return merge_group(paths, shas, (owner, repo), (s, gh, log), runtime, out);
     }
     let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
         return Ok(Err("not a pull request or merge group event".to_string()));
     };
-    let rt = net.runtime()?;
+    let rt = runtime.get()?;
     let listed = rt.block_on(async {
         let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
             .map_err(client::Failure::Transport)?;
@@ -197,11 +197,11 @@ fn merge_group(
     (base, head): (String, String),
     (owner, repo): (&str, &str),
     cx: (&Settings, &GithubEnv, &Log),
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Result<Gate, String>> {
     let (s, gh, log) = cx;
-    let listed = net.runtime()?.block_on(async {
+    let listed = runtime.get()?.block_on(async {
         let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
             .map_err(client::Failure::Transport)?;
         pulls::compared_files(&http, owner, repo, (&base, &head), |f| {

@@ -12,10 +12,10 @@ mod commit;
 mod discover;
 mod dismiss;
 mod gate;
-mod net;
 mod output;
 mod packs;
 mod root;
+mod runtime;
 mod sarif_path;
 mod settings;
 mod shard;
@@ -57,7 +57,7 @@ impl Verdict {
 /// `ci` with its settings resolved, writing its log to `out`.
 pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
-    let mut net = net::Net::default();
+    let mut runtime = runtime::LazyRuntime::default();
     say(out, &root_note(s, gh, &log))?;
 
     // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
@@ -78,7 +78,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
     // sees every pack.
     let entries = entries_of(&found, &s.repository.dir);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
-    let all_gate = gate::gate(&bases, s, gh, &log, &mut net, out)?;
+    let all_gate = gate::gate(&bases, s, gh, &log, &mut runtime, out)?;
     let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
 
     // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
@@ -103,10 +103,10 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
 
     // 6. The verdict of the gated packs, and the upload.
     let failing = failing(&reports, &gate, s.fail_on);
-    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut net, out)?;
+    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut runtime, out)?;
     up.notes
         .extend(output::over_stored(&reports, &unused, &log, out)?);
-    dismiss::dismiss(&sarif, s, gh, &mut up, &log, &mut net, out)?;
+    dismiss::dismiss(&sarif, s, gh, &mut up, &log, &mut runtime, out)?;
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
@@ -121,7 +121,7 @@ pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<
         title: verdict.trim_start_matches("hippo-packs: ").to_string(),
     };
     up.notes
-        .extend(annotate::annotate(&reports, &gate, &cx, &mut net, out)?);
+        .extend(annotate::annotate(&reports, &gate, &cx, &mut runtime, out)?);
     write_summary(&reports, &gate, &up, failed, s, gh, &log)?;
     write_outputs(&reports, &totals, &up, s, gh)?;
     say(out, &log.line(&verdict))?;

@@ -47,7 +47,7 @@ pub fn status(r: &PackReport) -> String {
 }
 
 /// Writes a report file, creating its folder; a link at the destination is replaced, never
-/// followed (`core::fsx::write_atomic`). The file and every folder this creates get the owner
+/// followed (`core::safe_write::write_atomic`). The file and every folder this creates get the owner
 /// and group of `owner_of` (the workspace): `ci` runs as the container's root, and a
 /// self-hosted runner's next checkout must be able to remove what it left.
 pub fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow::Result<()> {
@@ -64,7 +64,7 @@ pub fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow:
         std::fs::create_dir_all(parent)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
-    crate::core::fsx::write_atomic(path, bytes)
+    crate::core::safe_write::write_atomic(path, bytes)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     created.push(path.to_path_buf());
     match owner_of {

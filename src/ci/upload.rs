@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use super::commit;
-use super::net::Net;
 use super::output::say;
+use super::runtime::LazyRuntime;
 use super::settings::{Settings, UploadMode};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
@@ -67,7 +67,7 @@ pub fn upload(
     s: &Settings,
     gh: &GithubEnv,
     log: &Log,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
     out: &mut dyn Write,
 ) -> anyhow::Result<Uploaded> {
     let mut step = Step {
@@ -124,7 +124,7 @@ pub fn upload(
         ))?;
         return Ok(step.done);
     }
-    send(&mut step, encoded, &commit, s, gh, net)?;
+    send(&mut step, encoded, &commit, s, gh, runtime)?;
     Ok(step.done)
 }
 
@@ -155,7 +155,7 @@ fn send(
     commit: &commit::Target,
     s: &Settings,
     gh: &GithubEnv,
-    net: &mut Net,
+    runtime: &mut LazyRuntime,
 ) -> anyhow::Result<()> {
     let (owner, repo) = gh.owner_repo().expect("checked by missing_context");
     let target = upload::Target {
@@ -166,7 +166,7 @@ fn send(
         started_at: s.started_at,
         checkout_uri: Some(format!("file://{}", s.repository.dir.to_string_lossy())),
     };
-    let rt = net.runtime()?;
+    let rt = runtime.get()?;
     let (log, out) = (step.log, &mut *step.out);
     let result = rt.block_on(async {
         let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)

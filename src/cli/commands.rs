@@ -314,14 +314,14 @@ fn emit(
         }
     };
     if let Some(path) = &out.sarif {
-        crate::core::fsx::write_atomic(
+        crate::core::safe_write::write_atomic(
             path,
             report::sarif::render_with(reports, &out.category, extra).as_bytes(),
         )
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = junit {
-        crate::core::fsx::write_atomic(path, report::junit::render(reports).as_bytes())
+        crate::core::safe_write::write_atomic(path, report::junit::render(reports).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     print(&text)

@@ -2,7 +2,7 @@
 //!
 //! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
 //! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets and
-//! [`charname`]s, and the output hygiene of [`escape`], the report writer of [`fsx`] that never
+//! [`charname`]s, and the output hygiene of [`escape`], the report writer of [`safe_write`] that never
 //! follows a link, the open [`folder`] that `test`'s temporary files are reached through, how the
 //! reports name a folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
 
@@ -12,11 +12,11 @@ pub mod escape;
 pub mod fingerprint;
 pub mod fold;
 pub mod folder;
-pub mod fsx;
 pub mod interrupt;
 mod line_index;
 pub mod paths;
 mod rule;
+pub mod safe_write;
 mod severity;
 pub mod suggest;
 mod unicode;

@@ -2,7 +2,7 @@
 //! space at an end says nothing.
 
 use super::edit::{Edit, Fix, What};
-use crate::model::tomlx;
+use crate::model::toml_spans;
 
 /// A fix for each end of the description that starts or ends with white space written as is (a
 /// one-line basic or literal string; white space written as an escape is left alone). A
@@ -11,17 +11,17 @@ pub fn description(path: &str, text: &str) -> Vec<Fix> {
     if path != "pack.toml" {
         return Vec::new();
     }
-    let Ok(doc) = tomlx::parse(text) else {
+    let Ok(doc) = toml_spans::parse(text) else {
         return Vec::new();
     };
-    let Some((_, value)) = tomlx::get(doc.get_ref(), "description") else {
+    let Some((_, value)) = toml_spans::get(doc.get_ref(), "description") else {
         return Vec::new();
     };
-    let span = tomlx::span_of(value);
+    let span = toml_spans::span_of(value);
     let raw = text.get(span.start..span.end).unwrap_or("");
     let one_line = (raw.starts_with('"') && !raw.starts_with("\"\"\""))
         || (raw.starts_with('\'') && !raw.starts_with("'''"));
-    if !matches!(value.get_ref(), tomlx::DeValue::String(_)) || !one_line || raw.len() < 2 {
+    if !matches!(value.get_ref(), toml_spans::DeValue::String(_)) || !one_line || raw.len() < 2 {
         return Vec::new();
     }
     let (open, close) = (span.start + 1, span.end - 1);

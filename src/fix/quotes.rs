@@ -1,15 +1,15 @@
 //! Curly quotes pasted where TOML's quotes go (`name = “x”`, `‘key’ = 1`) made straight, in a
 //! TOML file that does not parse, and only when the straightened file parses: then each quote was
 //! the quote the author meant, and the values read are the ones typed. A curly quote inside a
-//! string or a comment is text and stays (`model::tomlx::curly_quotes` never returns one).
+//! string or a comment is text and stays (`model::toml_spans::curly_quotes` never returns one).
 
 use super::edit::{Edit, Fix, What, apply};
 use crate::core::Span;
-use crate::model::tomlx::{self, curly_quotes};
+use crate::model::toml_spans::{self, curly_quotes};
 
 /// One fix per curly quote of the file, or none.
 pub fn curly(path: &str, text: &str) -> Vec<Fix> {
-    if !path.ends_with(".toml") || tomlx::parse(text).is_ok() {
+    if !path.ends_with(".toml") || toml_spans::parse(text).is_ok() {
         return Vec::new();
     }
     let fixes: Vec<Fix> = curly_quotes(text.as_bytes())
@@ -29,7 +29,7 @@ pub fn curly(path: &str, text: &str) -> Vec<Fix> {
         })
         .collect();
     let straight = apply(text.as_bytes(), &fixes);
-    let parses = std::str::from_utf8(&straight).is_ok_and(|t| tomlx::parse(t).is_ok());
+    let parses = std::str::from_utf8(&straight).is_ok_and(|t| toml_spans::parse(t).is_ok());
     if fixes.is_empty() || !parses {
         return Vec::new();
     }

@@ -1,7 +1,7 @@
 //! pack.toml as the other layers read it: the kind of pack it declares, and its name and version.
 //! The rules of its keys and values live in the rules layer (`rules/manifest.rs`).
 
-use super::tomlx;
+use super::toml_spans;
 
 /// The two kinds of pack of hippo's page "Writing a pack".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -37,8 +37,9 @@ pub fn kind_of(bytes: &[u8]) -> Kind {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Kind::Pass;
     };
-    match tomlx::parse(text) {
-        Ok(t) => match tomlx::get(t.get_ref(), "kind").and_then(|(_, v)| v.get_ref().as_str()) {
+    match toml_spans::parse(text) {
+        Ok(t) => match toml_spans::get(t.get_ref(), "kind").and_then(|(_, v)| v.get_ref().as_str())
+        {
             Some("theme") => Kind::Theme,
             _ => Kind::Pass,
         },

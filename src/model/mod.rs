@@ -11,5 +11,5 @@ pub mod prompt;
 pub mod redact;
 pub mod schema;
 pub mod time;
-pub mod tomlx;
+pub mod toml_spans;
 pub mod transcript;

@@ -7,7 +7,7 @@
 //! unknown key, a missing one, a value of the wrong type ([`Problem`]). It knows nothing of rules
 //! or of how each document words a problem; the rules layer does (`rules/keys.rs`).
 
-use super::tomlx::{self, DeTable, DeValue, Spanned};
+use super::toml_spans::{self, DeTable, DeValue, Spanned};
 use crate::core::Span;
 
 /// The type a key's value must have.
@@ -197,9 +197,9 @@ pub fn read<'d, 't, 'i, C>(
         entries: Vec::new(),
         problems: Vec::new(),
     };
-    for (k, v) in tomlx::entries(table) {
+    for (k, v) in toml_spans::entries(table) {
         let name = k.get_ref().as_ref();
-        let key_span = tomlx::span_of(k);
+        let key_span = toml_spans::span_of(k);
         let Some(key) = decl.keys.iter().find(|key| key.name == name) else {
             reading.problems.push(Problem::Unknown {
                 key: name.to_string(),
@@ -207,14 +207,17 @@ pub fn read<'d, 't, 'i, C>(
             });
             continue;
         };
-        let span = tomlx::span_of(v);
+        let span = toml_spans::span_of(v);
         let value = match typed(key.ty, v, || decl.dotted(key.name)) {
             Ok(value) => value,
             Err(type_words) => {
                 let words = match key.mistyped {
                     Mistyped::TypeWords => type_words,
                     Mistyped::Expected(noun) => {
-                        format!("expected {noun}, found {}", tomlx::type_name(v.get_ref()))
+                        format!(
+                            "expected {noun}, found {}",
+                            toml_spans::type_name(v.get_ref())
+                        )
                     }
                     Mistyped::Says(words) => words.to_string(),
                 };
@@ -241,7 +244,7 @@ pub fn read<'d, 't, 'i, C>(
             Need::Required => None,
             Need::RequiredBecause(why) => Some(why),
         };
-        if tomlx::get(table, key.name).is_none() {
+        if toml_spans::get(table, key.name).is_none() {
             reading.problems.push(Problem::Missing {
                 key: key.name,
                 why,
@@ -260,7 +263,7 @@ fn typed<'t, 'i>(
     dotted: impl Fn() -> String,
 ) -> Result<Value<'t, 'i>, String> {
     let value = v.get_ref();
-    let found = || format!("found {}", tomlx::type_name(value));
+    let found = || format!("found {}", toml_spans::type_name(value));
     let tables = || {
         format!(
             "expected an array of tables ([[{}]]), {}",
@@ -271,17 +274,17 @@ fn typed<'t, 'i>(
     Ok(match (ty, value) {
         (Type::String, DeValue::String(s)) => Value::String(s.as_ref()),
         (Type::String, _) => return Err(format!("expected a string, {}", found())),
-        (Type::Strings, _) => Value::Strings(tomlx::string_list(value)?),
+        (Type::Strings, _) => Value::Strings(toml_spans::string_list(value)?),
         (Type::Bool, DeValue::Boolean(b)) => Value::Bool(*b),
         (Type::Bool, _) => return Err(format!("expected a boolean, {}", found())),
-        (Type::Integer, DeValue::Integer(_)) => Value::Integer(tomlx::integer(value)),
+        (Type::Integer, DeValue::Integer(_)) => Value::Integer(toml_spans::integer(value)),
         (Type::Integer, _) => return Err(format!("expected an integer, {}", found())),
         (Type::Table, DeValue::Table(t)) => Value::Table(t),
         (Type::Table, _) => return Err(format!("expected a table, {}", found())),
         (Type::Tables, DeValue::Array(items)) => Value::Tables(
             items
                 .iter()
-                .map(|i| i.get_ref().as_table().map(|t| (tomlx::span_of(i), t)))
+                .map(|i| i.get_ref().as_table().map(|t| (toml_spans::span_of(i), t)))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(tables)?,
         ),

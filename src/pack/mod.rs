@@ -119,7 +119,7 @@ pub struct Pack {
     /// Every entry in walk order (skipped ones excluded).
     pub entries: Vec<Entry>,
     /// Regular files, in walk order.
-    pub files: Vec<PackFile>,
+    files: Vec<PackFile>,
     /// `skipped <path>` lines, in walk order.
     pub skipped: Vec<String>,
     /// The skipped entries that are folders with a name starting with `.` (`.git` too), in walk
@@ -129,13 +129,59 @@ pub struct Pack {
     /// What the walk itself ran into (unreadable entries, the entry limit), in walk order; the
     /// rules layer reports them.
     pub walk_problems: Vec<WalkProblem>,
-    /// Path → index in `files`.
-    pub index: std::collections::HashMap<String, usize>,
+    /// Path → index in `files`; [`Pack::push_file`] keeps the two in step.
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Pack {
+    /// A pack with no entry yet, read from `dir` as a pack of `kind`.
+    pub(crate) fn new(dir: std::path::PathBuf, kind: Kind) -> Pack {
+        Pack {
+            dir,
+            kind,
+            entries: Vec::new(),
+            files: Vec::new(),
+            skipped: Vec::new(),
+            hidden_folders: Vec::new(),
+            walk_problems: Vec::new(),
+            index: Default::default(),
+        }
+    }
+
+    /// Regular files, in walk order.
+    pub fn files(&self) -> &[PackFile] {
+        &self.files
+    }
+
+    /// The file at a pack-relative path.
     pub fn file(&self, path: &str) -> Option<&PackFile> {
         self.index.get(path).map(|&i| &self.files[i])
+    }
+
+    /// Adds a file after the others (a later file of the same path is the one [`Pack::file`]
+    /// finds).
+    pub(crate) fn push_file(&mut self, file: PackFile) {
+        self.index.insert(file.path.clone(), self.files.len());
+        self.files.push(file);
+    }
+
+    /// Replaces the content of the file at `path` with `bytes`, read whole (what `check --fix`
+    /// wrote); false when the pack has no such file.
+    pub(crate) fn set_bytes(&mut self, path: &str, bytes: Vec<u8>) -> bool {
+        let Some(&i) = self.index.get(path) else {
+            return false;
+        };
+        let f = &mut self.files[i];
+        f.size = bytes.len() as u64;
+        f.bytes = bytes;
+        f.complete = true;
+        true
+    }
+
+    /// The file at `path`, to change in a test (its path stays as it is).
+    #[cfg(test)]
+    pub(crate) fn file_mut(&mut self, path: &str) -> Option<&mut PackFile> {
+        self.index.get(path).map(|&i| &mut self.files[i])
     }
 
     /// Files under a folder prefix such as `passes/`.
@@ -166,16 +212,7 @@ impl Pack {
             .find(|(p, _)| *p == "pack.toml")
             .map(|(_, b)| crate::model::manifest::kind_of(b))
             .unwrap_or(Kind::Pass);
-        let mut pack = Pack {
-            dir: std::path::PathBuf::from("."),
-            kind,
-            entries: Vec::new(),
-            files: Vec::new(),
-            skipped: Vec::new(),
-            hidden_folders: Vec::new(),
-            walk_problems: Vec::new(),
-            index: Default::default(),
-        };
+        let mut pack = Pack::new(std::path::PathBuf::from("."), kind);
         let mut dirs = std::collections::BTreeSet::new();
         for (path, bytes) in sorted {
             let parts: Vec<&str> = path.split('/').collect();
@@ -191,8 +228,7 @@ impl Pack {
                 }
             }
             let complete = bytes.len() as u64 <= ONE_FILE_LIMIT;
-            pack.index.insert(path.to_string(), pack.files.len());
-            pack.files.push(PackFile {
+            pack.push_file(PackFile {
                 path: path.to_string(),
                 size: bytes.len() as u64,
                 bytes: if complete { bytes.to_vec() } else { Vec::new() },

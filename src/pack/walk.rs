@@ -44,16 +44,7 @@ fn walk(dir: &Path, read: bool) -> std::io::Result<Pack> {
     // for a file given instead of a folder. The folder itself may be a link (it is followed, as
     // the folder named on the command line); nothing inside it is.
     let root = open_dir(rustix::fs::CWD, dir, false)?;
-    let mut pack = Pack {
-        dir: dir.to_path_buf(),
-        kind: Kind::Pass,
-        entries: Vec::new(),
-        files: Vec::new(),
-        skipped: Vec::new(),
-        hidden_folders: Vec::new(),
-        walk_problems: Vec::new(),
-        index: Default::default(),
-    };
+    let mut pack = Pack::new(dir.to_path_buf(), Kind::Pass);
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
     let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
     if let Ok(Some(FirstRead { bytes, .. })) = &manifest {
@@ -257,10 +248,7 @@ impl Walk {
             self.read_into(at, (name, ino), &mut file);
         }
         self.budget = self.budget.saturating_sub(file.bytes.len() as u64);
-        self.pack
-            .index
-            .insert(path.to_string(), self.pack.files.len());
-        self.pack.files.push(file);
+        self.pack.push_file(file);
     }
 
     /// Opens the file and reads it when its size is within its limit and the budget left.

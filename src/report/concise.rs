@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::machine::{message, placed, typed_path};
+use super::located::{message, placed, typed_path};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::machine::{location_path, message_with_secrets};
+use super::located::{location_path, message_with_secrets};
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
 use crate::outcome::{Mode, PackReport};

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::machine::{location_path, message, named_char};
+use super::located::{location_path, message, named_char};
 use crate::core::charname;
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};

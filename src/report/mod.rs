@@ -8,7 +8,7 @@ pub mod full;
 pub mod github;
 pub mod json;
 pub mod junit;
-pub mod machine;
+pub mod located;
 pub mod prompts;
 pub mod rules;
 pub mod sarif;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::core::{escape, fsx};
+use crate::core::{escape, safe_write};
 use crate::outcome::{CaseResult, PackReport};
 
 /// One prompt: the label (without `# `), a file name for `--prompts-dir`, and the text.
@@ -73,7 +73,7 @@ pub fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
     for r in reports {
         for c in &r.cases {
             let (pack, case) = (safe(r.run_name()), safe(&c.name));
-            let folder = fsx::real_folders(dir, &[&pack, &case]).map_err(|e| {
+            let folder = safe_write::real_folders(dir, &[&pack, &case]).map_err(|e| {
                 anyhow::anyhow!(
                     "cannot write the prompts of {}: {}",
                     escape::line(&r.case_label(&c.name)),
@@ -82,7 +82,7 @@ pub fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
             })?;
             for p in labelled(r, c) {
                 let path = folder.join(&p.file);
-                fsx::write_atomic(&path, block(p.text).as_bytes()).map_err(|e| {
+                safe_write::write_atomic(&path, block(p.text).as_bytes()).map_err(|e| {
                     anyhow::anyhow!(
                         "cannot write {}: {e}",
                         escape::line(&path.display().to_string())

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::machine::{location_path, message_named};
+use super::located::{location_path, message_named};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
@@ -72,7 +72,7 @@ pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> S
 fn all_results(reports: &[PackReport]) -> Vec<SarifResult<'_>> {
     let mut all: Vec<SarifResult<'_>> = Vec::new();
     for r in reports {
-        for d in r.diagnostics.iter().flat_map(super::machine::placed) {
+        for d in r.diagnostics.iter().flat_map(super::located::placed) {
             all.push(result(r, &d));
         }
         // An allowed warning stays a result, suppressed as accepted with the reason (code

@@ -9,7 +9,7 @@ use super::keys::{self, Document, Reader, Wording};
 use crate::core::{Diagnostic, Span, suggest};
 use crate::model::case::*;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::tomlx::{self, DeTable};
+use crate::model::toml_spans::{self, DeTable};
 use crate::pack::Pack;
 use read::Ctx;
 use session::{SessionDraft, session_handoff, session_id, session_notes, session_tool};
@@ -145,7 +145,7 @@ static NOTE: Table<Check<NoteDraft>> = Table {
 /// Checks every tests/<case>/case.toml and returns the cases it could read, in walk order.
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
     let mut cases = Vec::new();
-    for f in &pack.files {
+    for f in pack.files() {
         let parts: Vec<&str> = f.path.split('/').collect();
         let ["tests", name, "case.toml"] = parts.as_slice() else {
             continue;
@@ -171,7 +171,7 @@ fn check_case(
         verdict: "confirm".to_string(),
         ..CaseDef::default()
     };
-    let doc = match tomlx::parse(text) {
+    let doc = match toml_spans::parse(text) {
         Ok(d) => d,
         Err(e) => {
             out.push(e.diagnostic(&CASE_SYNTAX, path));

@@ -232,7 +232,7 @@ pub fn url_applies_to(path: &str) -> bool {
 /// against.
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
+    for f in pack.files() {
         let view = f
             .complete
             .then(|| crate::model::decode::view_bytes(&f.path, &f.bytes))

@@ -6,7 +6,7 @@
 
 use crate::core::{Diagnostic, Rule, Span, suggest};
 use crate::model::schema::{self, Entry, Key, Problem, Table, Type};
-use crate::model::tomlx::DeTable;
+use crate::model::toml_spans::DeTable;
 
 /// What is said of a `protocol` that is not `HIPPO_V1`, in every document, and its help.
 pub const PROTOCOL: &str = "must be \"HIPPO_V1\"";

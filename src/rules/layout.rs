@@ -182,7 +182,7 @@ pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
 /// not the file's text). `out` holds the pack's findings so far.
 pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let pointers: Vec<&str> = pack
-        .files
+        .files()
         .iter()
         .filter(|f| f.is_lfs_pointer())
         .map(|f| f.path.as_str())
@@ -256,7 +256,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         }
         Kind::Pass => {
             let has_pass = pack
-                .files
+                .files()
                 .iter()
                 .any(|f| matches!(place(Kind::Pass, &f.path), Some((Place::Pass, _))));
             if !has_pass {

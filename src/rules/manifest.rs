@@ -5,7 +5,7 @@ use super::keys::{self, Document, Reader, Wording};
 use crate::core::Diagnostic;
 use crate::model::manifest::Manifest;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::tomlx;
+use crate::model::toml_spans;
 use crate::pack::Pack;
 
 mod help;
@@ -93,7 +93,7 @@ const KIND_HELP: &str = "write kind = \"theme\" for a theme pack; delete the lin
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let text = pack.file(PATH)?.text()?;
-    let doc = match tomlx::parse(text) {
+    let doc = match toml_spans::parse(text) {
         Ok(d) => d,
         Err(e) => {
             out.push(e.diagnostic(&MANIFEST_SYNTAX, PATH));

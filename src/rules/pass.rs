@@ -10,7 +10,7 @@ use super::layout::{Place, is_name, place};
 use crate::core::{Diagnostic, Span, suggest};
 use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::tomlx::{self, DeTable};
+use crate::model::toml_spans::{self, DeTable};
 use crate::pack::{Kind, Pack};
 
 mod help;
@@ -116,7 +116,7 @@ static KEYS: Table<Check> = Table {
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
     let mut passes = Vec::new();
     let mut all_parsed = true;
-    for f in &pack.files {
+    for f in pack.files() {
         let Some((Place::Pass, Some(name))) = place(Kind::Pass, &f.path) else {
             continue;
         };
@@ -132,7 +132,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
             all_parsed = false;
             continue;
         };
-        match tomlx::parse(text) {
+        match toml_spans::parse(text) {
             Ok(doc) => passes.push(check_one(pack, name, &f.path, doc.get_ref(), out)),
             Err(e) => {
                 all_parsed = false;

@@ -99,7 +99,7 @@ pub fn has_heading(text: &str, heading: &str) -> bool {
 }
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
+    for f in pack.files() {
         if !matches!(place(Kind::Pass, &f.path), Some((Place::Persona, _))) {
             continue;
         }

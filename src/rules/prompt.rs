@@ -44,7 +44,7 @@ declare_rules! {
 /// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after
 /// the not-referenced warning, as the page's table does).
 pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
+    for f in pack.files() {
         if !matches!(place(Kind::Pass, &f.path), Some((Place::Prompt, _))) {
             continue;
         }

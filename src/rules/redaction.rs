@@ -45,7 +45,7 @@ pub fn kinds_text() -> String {
 /// The redaction rule alone over every file (`check` runs it in [`super::scan`], with the other
 /// byte scans).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
+    for f in pack.files() {
         let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
         check_file(f, view.as_ref(), out);
     }
@@ -127,8 +127,8 @@ mod tests {
         let mut pack = Pack::from_files(&list);
         // A file cut at its size limit: sized, a prefix read, not scanned.
         for (path, _, complete) in files {
-            if let Some(&i) = pack.index.get(*path) {
-                pack.files[i].complete = *complete;
+            if let Some(f) = pack.file_mut(path) {
+                f.complete = *complete;
             }
         }
         pack

@@ -46,7 +46,7 @@ declare_rules! {
 
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let (mut total, mut outside) = (0u64, 0u64);
-    for f in &pack.files {
+    for f in pack.files() {
         if f.size > ONE_FILE_LIMIT {
             out.push(Diagnostic::file(
                 &FILE_SIZE,
@@ -71,12 +71,12 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             format!("the pack totals {total} bytes, over the 524,288-byte limit"),
         ));
     }
-    if pack.files.len() > 100 {
+    if pack.files().len() > 100 {
         out.push(Diagnostic::pack(
             &FILE_COUNT,
             format!(
                 "the pack holds {} files, over the limit of 100",
-                pack.files.len()
+                pack.files().len()
             ),
         ));
     }
@@ -88,24 +88,16 @@ mod tests {
     use crate::pack::{Kind, Pack, PackFile};
 
     fn pack(sizes: &[(&str, u64)]) -> Pack {
-        Pack {
-            dir: ".".into(),
-            kind: Kind::Pass,
-            entries: vec![],
-            files: sizes
-                .iter()
-                .map(|(p, s)| PackFile {
-                    path: p.to_string(),
-                    size: *s,
-                    bytes: vec![],
-                    complete: false,
-                })
-                .collect(),
-            skipped: vec![],
-            hidden_folders: vec![],
-            walk_problems: vec![],
-            index: Default::default(),
+        let mut pack = Pack::new(".".into(), Kind::Pass);
+        for (p, s) in sizes {
+            pack.push_file(PackFile {
+                path: p.to_string(),
+                size: *s,
+                bytes: vec![],
+                complete: false,
+            });
         }
+        pack
     }
 
     #[test]

@@ -366,7 +366,7 @@ fn make_run(
 /// tested against.
 #[cfg(test)]
 pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files.iter().filter(|f| f.complete) {
+    for f in pack.files().iter().filter(|f| f.complete) {
         let scan = scan_bytes(&f.bytes);
         report(&f.path, &scan, out);
         let view = crate::model::decode::view_bytes(&f.path, &f.bytes);

@@ -88,7 +88,7 @@ pub fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
 pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) -> Vec<Transcript> {
     // Every case folder with a transcript or a case.toml, in walk order.
     let mut names: Vec<String> = Vec::new();
-    for f in &pack.files {
+    for f in pack.files() {
         let parts: Vec<&str> = f.path.split('/').collect();
         if let ["tests", name, "case.toml"] | ["tests", name, "transcripts", _] = parts.as_slice()
             && !names.iter().any(|n| n == name)

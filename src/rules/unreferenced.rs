@@ -21,7 +21,7 @@ declare_rules! {
 /// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be
 /// called unused).
 pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
-    for f in &pack.files {
+    for f in pack.files() {
         let named = match place(Kind::Pass, &f.path) {
             Some((Place::Prompt, _)) => passes.iter().any(|p| p.prompt == f.path),
             Some((Place::Persona, _)) => passes.iter().any(|p| p.reviewer == f.path),

@@ -63,8 +63,8 @@ fn toml_strings_of_every_kind_are_decoded_and_mapped_to_their_backslash() {
 
 /// Every string value and key of a document, as the toml crate's table holds them.
 fn toml_values(text: &str) -> Vec<String> {
-    fn walk(v: &crate::model::tomlx::DeValue<'_>, out: &mut Vec<String>) {
-        use crate::model::tomlx::DeValue;
+    fn walk(v: &crate::model::toml_spans::DeValue<'_>, out: &mut Vec<String>) {
+        use crate::model::toml_spans::DeValue;
         match v {
             DeValue::String(s) => out.push(s.to_string()),
             DeValue::Array(a) => a.iter().for_each(|i| walk(i.get_ref(), out)),
@@ -75,10 +75,10 @@ fn toml_values(text: &str) -> Vec<String> {
             _ => {}
         }
     }
-    let doc = crate::model::tomlx::parse(text).ok().unwrap();
+    let doc = crate::model::toml_spans::parse(text).ok().unwrap();
     let mut out = Vec::new();
     walk(
-        &crate::model::tomlx::DeValue::Table(doc.into_inner()),
+        &crate::model::toml_spans::DeValue::Table(doc.into_inner()),
         &mut out,
     );
     out

@@ -29,13 +29,13 @@ const GOOD: &str = "protocol = \"HIPPO_V1\"\nper_note = true\nbudget = 0x10\n\
     [model]\n[[session]]\nid = \"a\"\nnotes = [\"x\", \"y\"]\n";
 
 fn problems(text: &str, decl: &Table<Check>) -> Vec<Problem> {
-    let doc = tomlx::parse(text).ok().unwrap();
+    let doc = toml_spans::parse(text).ok().unwrap();
     read(doc.get_ref(), None, decl).problems
 }
 
 #[test]
 fn a_good_table_is_read_whole_in_file_order() {
-    let doc = tomlx::parse(GOOD).ok().unwrap();
+    let doc = toml_spans::parse(GOOD).ok().unwrap();
     let reading = read(doc.get_ref(), None, &TOP);
     assert_eq!(reading.problems, []);
     let keys: Vec<&str> = reading.entries.iter().map(|(_, e)| e.key).collect();
@@ -89,7 +89,7 @@ fn missing_keys_are_found_with_their_reason_and_table() {
             },
         ]
     );
-    let doc = tomlx::parse("notes = []\n").ok().unwrap();
+    let doc = toml_spans::parse("notes = []\n").ok().unwrap();
     let at = Some(Span::new(3, 9));
     let found = read(doc.get_ref(), at, &SESSION).problems;
     let want = Problem::Missing {
@@ -125,10 +125,10 @@ fn mistyped_values_are_found_in_their_key_words() {
             "session: expected an array of tables ([[session]]), found a table",
         ]
     );
-    let doc = tomlx::parse("[[x]]\nid = 1\nnotes = [\"a\", 2]\n")
+    let doc = toml_spans::parse("[[x]]\nid = 1\nnotes = [\"a\", 2]\n")
         .ok()
         .unwrap();
-    let Some(DeValue::Array(items)) = tomlx::get(doc.get_ref(), "x").map(|(_, v)| v.get_ref())
+    let Some(DeValue::Array(items)) = toml_spans::get(doc.get_ref(), "x").map(|(_, v)| v.get_ref())
     else {
         panic!("[[x]] is an array")
     };

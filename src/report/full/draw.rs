@@ -9,7 +9,7 @@ use annotate_snippets::{AnnotationKind, Element, Level, Origin, Renderer, Snippe
 use super::excerpt::{self, Excerpt};
 use crate::core::{Diagnostic, Severity, Span, charname, escape};
 use crate::outcome::PackReport;
-use crate::report::machine;
+use crate::report::located;
 
 /// Draws the findings of a run; says once per file that it has CRLF line endings.
 pub(super) struct Draw {
@@ -41,7 +41,7 @@ impl Draw {
         };
         let (elements, columns) = self.location(r, d, source);
         let mut group = level
-            .primary_title(machine::message(d))
+            .primary_title(located::message(d))
             .id(d.rule.id)
             .elements(elements);
         if let Some(h) = &d.hint {
@@ -72,7 +72,7 @@ impl Draw {
         let Some(file) = &d.file else {
             return (Vec::new(), Vec::new());
         };
-        let path = escape::line(&machine::typed_path(r, file)).into_owned();
+        let path = escape::line(&located::typed_path(r, file)).into_owned();
         let (Some(span), Some(src)) = (d.span, source) else {
             let origin = Origin::path(path);
             let origin = match d.span {
@@ -90,7 +90,7 @@ impl Draw {
                 .collect()
         };
         let mut out: Vec<Element<'static>> = Vec::new();
-        let mut named: Vec<char> = machine::unnamed_char(d).map(|u| u.0).into_iter().collect();
+        let mut named: Vec<char> = located::unnamed_char(d).map(|u| u.0).into_iter().collect();
         let mut columns = Vec::new();
         for (span, region, label) in places {
             let (start, end) = (span.start.min(src.len()), span.end.min(src.len()));

@@ -90,7 +90,7 @@ fn explains(pack: &Pack, fixed: &str, folder: bool) -> Option<String> {
     if !folder && required(fixed) && pack.file(fixed).is_none() {
         return Some(fixed.to_string());
     }
-    let no_pass = !pack.files.iter().any(|f| f.path.starts_with("passes/"));
+    let no_pass = !pack.files().iter().any(|f| f.path.starts_with("passes/"));
     (folder && fixed == "passes" && pack.kind == Kind::Pass && no_pass)
         .then(|| "passes/<name>.toml".to_string())
 }

@@ -36,7 +36,7 @@ pub fn file(pack: &Pack, folder: &str, value: &str) -> String {
         return suggest::choose_near(near, &files, what, NAMED);
     }
     let file_name = format!("{want}.md");
-    let elsewhere = (pack.files.iter().map(|f| f.path.as_str()))
+    let elsewhere = (pack.files().iter().map(|f| f.path.as_str()))
         .find(|p| !p.starts_with("tests/") && p.rsplit('/').next() == Some(file_name.as_str()));
     // A folder named nearly so at the top (`prompt/` after `mv prompts prompt`) is not walked.
     let misnamed = (pack.entries.iter())

@@ -166,7 +166,7 @@ fn note_glob_semantics() {
 #[test]
 fn unreadable_pass_clears_the_flag() {
     let mut p = pack(&[("passes/a.toml", GOOD)]);
-    p.files[0].bytes = vec![0xff, 0xfe];
+    p.file_mut("passes/a.toml").unwrap().bytes = vec![0xff, 0xfe];
     let mut out = Vec::new();
     let (defs, ok) = check(&p, &mut out);
     assert!(!ok && defs.is_empty());

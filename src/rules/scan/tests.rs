@@ -37,8 +37,7 @@ fn the_merged_scan_agrees_with_the_families_apart() {
         .map(|(p, b)| (p.as_str(), b.as_slice()))
         .collect();
     let mut pack = Pack::from_files(&list);
-    let cut = pack.index["personas/c.md"];
-    pack.files[cut].complete = false;
+    pack.file_mut("personas/c.md").unwrap().complete = false;
     let mut merged = Vec::new();
     check(&pack, &mut merged);
     let mut apart = Vec::new();

@@ -4,13 +4,13 @@ use crate::github::client;
 
 /// Holds the runtime once a step needs it.
 #[derive(Default)]
-pub struct Net {
+pub struct LazyRuntime {
     rt: Option<tokio::runtime::Runtime>,
 }
 
-impl Net {
+impl LazyRuntime {
     /// The runtime, made on first use.
-    pub fn runtime(&mut self) -> anyhow::Result<&tokio::runtime::Runtime> {
+    pub fn get(&mut self) -> anyhow::Result<&tokio::runtime::Runtime> {
         if self.rt.is_none() {
             self.rt = Some(client::runtime()?);
         }

@@ -234,7 +234,7 @@ mod tests {
                 assert_eq!(doc.get(q.span.clone()), Some(q.curly.to_string().as_str()));
             }
             found += usize::from(!quotes.is_empty());
-            if crate::model::tomlx::DeTable::parse(&doc).is_ok() {
+            if crate::model::toml_spans::DeTable::parse(&doc).is_ok() {
                 parsed += 1;
                 assert_eq!(quotes, [], "{doc:?} parses");
             }
