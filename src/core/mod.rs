@@ -15,6 +15,8 @@ pub mod folder;
 pub mod interrupt;
 mod line_index;
 pub mod paths;
+#[cfg(test)]
+pub(crate) mod reviewed;
 mod rule;
 pub mod safe_write;
 mod severity;
