@@ -3,7 +3,7 @@
 
 use crate::core::{Diagnostic, Severity};
 use crate::dream::{Counts, ReviewPrompt};
-use crate::pack::Kind;
+use crate::pack::PackKind;
 
 /// Which command produced the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub struct PackReport {
     pub uri_base: String,
     pub name: Option<String>,
     pub version: Option<String>,
-    pub kind: Option<Kind>,
+    pub kind: Option<PackKind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
     /// The skipped folders whose name starts with `.` ([`crate::pack::Pack::hidden_folders`]):

@@ -6,7 +6,7 @@
 
 pub mod walk;
 
-pub use crate::model::manifest::Kind;
+pub use crate::model::manifest::PackKind;
 
 /// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
 pub const ONE_FILE_LIMIT: u64 = 65_536;
@@ -35,8 +35,8 @@ pub enum WalkProblem {
 
 /// Whether the walk descends into a folder: only the folders the layout of hippo's page "Writing
 /// a pack" allows for the pack's kind (a theme pack allows none).
-pub fn allowed_folder(kind: Kind, path: &str) -> bool {
-    if kind == Kind::Theme {
+pub fn allowed_folder(kind: PackKind, path: &str) -> bool {
+    if kind == PackKind::Theme {
         return false;
     }
     let parts: Vec<&str> = path.split('/').collect();
@@ -115,7 +115,7 @@ impl PackFile {
 pub struct Pack {
     /// The folder on disk.
     pub dir: std::path::PathBuf,
-    pub kind: Kind,
+    pub kind: PackKind,
     /// Every entry in walk order (skipped ones excluded).
     pub entries: Vec<Entry>,
     /// Regular files, in walk order.
@@ -135,7 +135,7 @@ pub struct Pack {
 
 impl Pack {
     /// A pack with no entry yet, read from `dir` as a pack of `kind`.
-    pub(crate) fn new(dir: std::path::PathBuf, kind: Kind) -> Pack {
+    pub(crate) fn new(dir: std::path::PathBuf, kind: PackKind) -> Pack {
         Pack {
             dir,
             kind,
@@ -211,7 +211,7 @@ impl Pack {
             .iter()
             .find(|(p, _)| *p == "pack.toml")
             .map(|(_, b)| crate::model::manifest::kind_of(b))
-            .unwrap_or(Kind::Pass);
+            .unwrap_or(PackKind::Pass);
         let mut pack = Pack::new(std::path::PathBuf::from("."), kind);
         let mut dirs = std::collections::BTreeSet::new();
         for (path, bytes) in sorted {
