@@ -12,3 +12,4 @@ pub mod located;
 pub mod prompts;
 pub mod rules;
 pub mod sarif;
+pub mod summary;
