@@ -3,13 +3,13 @@
 //! TOML reader that keeps spans, the one reading of a TOML table against its declared keys
 //! (`schema`), the decoded strings of TOML, JSON and CSS, and the redaction detectors.
 
-pub mod case;
+pub(crate) mod case;
 pub mod decode;
-pub mod manifest;
-pub mod pass;
-pub mod prompt;
+pub(crate) mod manifest;
+pub(crate) mod pass;
+pub(crate) mod prompt;
 pub mod redact;
-pub mod schema;
-pub mod time;
+pub(crate) mod schema;
+pub(crate) mod time;
 pub mod toml_spans;
 pub mod transcript;

@@ -17,7 +17,7 @@ declare_rules! {
     /// looking at it.
     ///
     /// How to fix: Delete the file, or move it to the path the layout gives for what it is.
-    pub static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
 
     /// A folder no allowed path can live in
     ///
@@ -25,7 +25,7 @@ declare_rules! {
     /// not descended into, so a large vendored tree costs nothing.
     ///
     /// How to fix: Delete the folder; a pack is only the files the layout lists.
-    pub static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
 
     /// A required file is missing
     ///
@@ -34,7 +34,7 @@ declare_rules! {
     /// theme.json.
     ///
     /// How to fix: Add the file the message names.
-    pub static MISSING_FILE = "missing-file", Error, VeryHigh;
+    pub(crate) static MISSING_FILE = "missing-file", Error, VeryHigh;
 
     /// A symbolic link in the pack
     ///
@@ -58,7 +58,7 @@ declare_rules! {
     /// be read cannot be checked, so it is an error.
     ///
     /// How to fix: Make the entry readable, or delete it.
-    pub static UNREADABLE = "unreadable", Error, VeryHigh;
+    pub(crate) static UNREADABLE = "unreadable", Error, VeryHigh;
 
     /// A Git LFS pointer instead of the file
     ///
@@ -70,11 +70,11 @@ declare_rules! {
     ///
     /// How to fix: Run `git lfs pull` before checking, or do not track pack files with Git LFS
     /// (a pack's files are small text).
-    pub static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
+    pub(crate) static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
 }
 
 /// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
-pub fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     !s.is_empty()
         && s.split('-').all(|p| {
             !p.is_empty()
@@ -85,7 +85,7 @@ pub fn is_name(s: &str) -> bool {
 
 /// What an allowed path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     Manifest,
     Readme,
     License,
@@ -102,7 +102,7 @@ pub enum Place {
 
 /// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
-pub fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
+pub(crate) fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
     // Up to eight components on the stack (every allowed place has fewer: a path has at most
     // six), split with a plain byte loop; a longer path is split into a list.
     let mut small = [""; 8];
@@ -158,7 +158,7 @@ fn place_parts<'a>(kind: Kind, parts: &[&'a str]) -> Option<(Place, Option<&'a s
 }
 
 /// The walk's own problems as findings, in walk order: unreadable entries, the entry limit.
-pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for p in &pack.walk_problems {
         out.push(match p {
             WalkProblem::Unreadable {
@@ -180,7 +180,7 @@ pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
 /// A Git LFS pointer is reported, and every other finding about it dropped but those of the
 /// layout and path rules (where a pointer stands is still the pack's layout; what it holds is
 /// not the file's text). `out` holds the pack's findings so far.
-pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let pointers: Vec<&str> = pack
         .files()
         .iter()
@@ -215,7 +215,7 @@ fn renamed(pack: &Pack, d: Diagnostic, path: &str, folder: bool) -> Diagnostic {
     }
 }
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for e in &pack.entries {
         match e.kind {
             EntryKind::Symlink => {

@@ -10,27 +10,27 @@
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::pack::{Kind, Pack};
 
-pub mod case;
-pub mod configuration;
-pub mod content;
+pub(crate) mod case;
+pub(crate) mod configuration;
+pub(crate) mod content;
 pub(crate) mod declare;
-pub mod keys;
+pub(crate) mod keys;
 pub mod layout;
-pub mod manifest;
-pub mod pass;
-pub mod paths;
-pub mod persona;
-pub mod prompt;
+pub(crate) mod manifest;
+pub(crate) mod pass;
+pub(crate) mod paths;
+pub(crate) mod persona;
+pub(crate) mod prompt;
 pub mod redaction;
-pub mod scan;
-pub mod sizes;
+pub(crate) mod scan;
+pub(crate) mod sizes;
 pub mod test;
 pub mod text;
-pub mod theme;
-pub mod transcript;
-pub mod unreferenced;
+pub(crate) mod theme;
+pub(crate) mod transcript;
+pub(crate) mod unreferenced;
 
-pub use crate::core::Rule;
+pub(crate) use crate::core::Rule;
 
 /// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
 /// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
@@ -66,7 +66,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
 }
 
 /// Position of a rule in the catalogue (unknown rules sort last).
-pub fn rank(rule: &Rule) -> usize {
+pub(crate) fn rank(rule: &Rule) -> usize {
     catalogue()
         .iter()
         .position(|r| r.id == rule.id)
@@ -83,6 +83,7 @@ fn order(d: &Diagnostic) -> usize {
     }
 }
 
+/// The rule with the id `id`.
 pub fn find(id: &str) -> Option<&'static Rule> {
     catalogue().iter().copied().find(|r| r.id == id)
 }
@@ -90,14 +91,15 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 /// What a check learns besides its diagnostics: the parsed files that `test` reuses.
 #[derive(Debug, Default)]
 pub struct Checked {
+    /// The findings, in output order.
     pub diagnostics: Vec<Diagnostic>,
-    pub manifest: Option<crate::model::manifest::Manifest>,
-    pub passes: Vec<crate::model::pass::PassDef>,
+    pub(crate) manifest: Option<crate::model::manifest::Manifest>,
+    pub(crate) passes: Vec<crate::model::pass::PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
-    pub passes_parsed: bool,
-    pub cases: Vec<crate::model::case::CaseDef>,
+    pub(crate) passes_parsed: bool,
+    pub(crate) cases: Vec<crate::model::case::CaseDef>,
     /// Every case's transcripts as the transcript rules read them (pass packs only).
-    pub transcripts: Vec<crate::model::transcript::Transcript>,
+    pub(crate) transcripts: Vec<crate::model::transcript::Transcript>,
 }
 
 /// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
@@ -136,7 +138,7 @@ pub fn run(pack: &Pack) -> Checked {
 
 /// The edge: every diagnostic gets a file to point at, its span resolved and its fingerprint
 /// ([`resolve`]), and the list its order.
-pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
+pub(crate) fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
     resolve(pack, diags);
     sort(diags);
 }
@@ -190,7 +192,7 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
 
 /// The order of docs/ordering.md: errors, then warnings; each by subject (pack-wide first, then paths in byte
 /// order), then catalogue order, then position.
-pub fn sort(diags: &mut [Diagnostic]) {
+pub(crate) fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)
