@@ -1,60 +1,19 @@
-//! docs/rules.md is generated from the catalogue: this test fails when the file is stale, and
-//! `UPDATE_DOCS=1 cargo test --test docs` rewrites it.
+//! From a rule id to every part of it: its code, its section of docs/rules.md (which the unit
+//! test `report::rules::tests::docs_rules_md_is_current` holds equal to the generator's text),
+//! its fixtures, and the file that reports it.
 
-use hippo_packs::report::rules::markdown;
-
-fn path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md")
-}
-
-/// The lines where `file` differs from the generator's output (empty: current).
-fn stale_lines(file: &str, generated: &str) -> Vec<usize> {
-    let (a, b): (Vec<_>, Vec<_>) = (file.lines().collect(), generated.lines().collect());
-    let mut out: Vec<usize> = (0..a.len().max(b.len()))
-        .filter(|&i| a.get(i) != b.get(i))
-        .map(|i| i + 1)
-        .collect();
-    if out.is_empty() && file != generated {
-        out.push(a.len()); // line endings or the final newline
-    }
-    out
-}
-
-#[test]
-fn rules_md_is_current() {
-    let generated = markdown();
-    if std::env::var_os("UPDATE_DOCS").is_some() {
-        std::fs::write(path(), &generated).unwrap();
-    }
-    let file = std::fs::read_to_string(path()).unwrap_or_default();
-    let stale = stale_lines(&file, &generated);
-    assert!(
-        stale.is_empty(),
-        "docs/rules.md is stale (first differing lines {:?}); run `UPDATE_DOCS=1 cargo test --test docs`",
-        &stale[..stale.len().min(5)]
-    );
-}
-
-#[test]
-fn control_a_stale_file_is_caught() {
-    let generated = markdown();
-    let edited = generated.replacen("## ", "## x", 1);
-    assert!(!stale_lines(&edited, &generated).is_empty());
-    assert!(!stale_lines(generated.trim_end(), &generated).is_empty());
-    assert!(stale_lines(&generated, &generated).is_empty());
-}
+use std::path::Path;
 
 /// What is missing of a rule's hops (`hippo-packs rules <id>`: code, docs anchor, fixture
-/// folder) in the repository at `root`. The anchor is looked up in the generated text, which
-/// `rules_md_is_current` holds equal to the file (so `UPDATE_DOCS=1` cannot race this test).
+/// folder) in the repository at `root`.
 fn missing_hops(root: &std::path::Path, hops: &[(&str, String)]) -> Vec<String> {
-    let generated = markdown();
     let mut missing = Vec::new();
     for (label, path) in hops {
         let found = match *label {
             "code" => root.join(path).is_file(),
             "docs" => path.split_once('#').is_some_and(|(file, anchor)| {
-                root.join(file).is_file() && generated.contains(&format!("\n## {anchor}\n"))
+                std::fs::read_to_string(root.join(file))
+                    .is_ok_and(|text| text.contains(&format!("\n## {anchor}\n")))
             }),
             "fixtures" => root.join(path).is_dir(),
             _ => false,
@@ -93,24 +52,115 @@ fn uses_beyond_declaration(text: &str, name: &str) -> usize {
         .count()
 }
 
-/// The file `hippo-packs rules <id>` names as the rule's code reports it: it uses the rule's
-/// static beyond the declaration (a rule reported elsewhere says where with `reported_in`).
-#[test]
-fn every_rules_code_file_reports_it() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut wrong = Vec::new();
-    for r in hippo_packs::rules::catalogue() {
-        let text = std::fs::read_to_string(root.join(r.reporting_file())).unwrap_or_default();
-        if uses_beyond_declaration(&text, r.static_name()) == 0 {
-            wrong.push(format!(
-                "{} ({}): {}",
-                r.id,
-                r.static_name(),
-                r.reporting_file()
+/// What a rule is made of (docs/architecture.md, "Adding a warning to an existing family"),
+/// as the catalogue gives it.
+struct Parts<'a> {
+    id: &'a str,
+    summary: &'a str,
+    description: &'a str,
+    help: &'a str,
+    static_name: &'a str,
+    reporting_file: &'a str,
+}
+
+impl<'a> Parts<'a> {
+    fn of(r: &'a hippo_packs::core::Rule) -> Self {
+        Parts {
+            id: r.id,
+            summary: r.summary(),
+            description: r.description(),
+            help: r.help(),
+            static_name: r.static_name(),
+            reporting_file: r.reporting_file(),
+        }
+    }
+}
+
+/// The variant folders of `tests/fixtures/<id>/` whose name starts with `prefix` and that hold
+/// both reviewed snapshots (tests/fixtures.rs).
+fn variants(root: &Path, id: &str, prefix: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir(root.join("tests/fixtures").join(id)) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .filter(|e| {
+            ["text.snap", "json.snap"]
+                .iter()
+                .all(|s| e.path().join(s).is_file())
+        })
+        .count()
+}
+
+/// Every part of a rule that is missing in the repository at `root`: the doc comment's three
+/// texts, a `bad` and a `good` fixture with their snapshots, the section of docs/rules.md, and
+/// the reporting file using the rule's static beyond its declaration.
+fn missing_parts(root: &Path, p: &Parts) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (part, text) in [
+        ("summary", p.summary),
+        ("what it checks", p.description),
+        ("how to fix", p.help),
+    ] {
+        if text.trim().is_empty() {
+            missing.push(format!("{}: the doc comment's {part}", p.id));
+        }
+    }
+    for prefix in ["bad", "good"] {
+        if variants(root, p.id, prefix) == 0 {
+            missing.push(format!(
+                "{}: a tests/fixtures/{}/{prefix}* variant with text.snap and json.snap",
+                p.id, p.id
             ));
         }
     }
-    assert_eq!(wrong, Vec::<String>::new());
+    let rules_md = std::fs::read_to_string(root.join("docs/rules.md")).unwrap_or_default();
+    if !rules_md.contains(&format!("\n## {}\n", p.id)) {
+        missing.push(format!("{}: its section of docs/rules.md", p.id));
+    }
+    let code = std::fs::read_to_string(root.join(p.reporting_file)).unwrap_or_default();
+    if uses_beyond_declaration(&code, p.static_name) == 0 {
+        missing.push(format!(
+            "{}: {} using {} beyond its declaration",
+            p.id, p.reporting_file, p.static_name
+        ));
+    }
+    missing
+}
+
+/// Every rule has every part; no rule is excepted.
+#[test]
+fn every_rule_has_every_part() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let missing: Vec<String> = hippo_packs::rules::catalogue()
+        .iter()
+        .flat_map(|r| missing_parts(root, &Parts::of(r)))
+        .collect();
+    assert_eq!(missing, Vec::<String>::new());
+}
+
+/// Control: a rule with no help text, no fixtures, no section and a reporting file that does not
+/// use it misses each part; the same rule with its own parts misses none.
+#[test]
+fn control_a_rule_missing_any_part_is_caught() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let real = hippo_packs::rules::catalogue()[0];
+    assert_eq!(missing_parts(root, &Parts::of(real)), Vec::<String>::new());
+    let broken = Parts {
+        id: "no-such-rule",
+        help: " ",
+        reporting_file: "src/rules/declare.rs",
+        ..Parts::of(real)
+    };
+    let missing = missing_parts(root, &broken);
+    assert_eq!(missing.len(), 5, "{missing:#?}");
+    let no_summary = Parts {
+        summary: "",
+        description: "",
+        ..Parts::of(real)
+    };
+    assert_eq!(missing_parts(root, &no_summary).len(), 2);
 }
 
 /// Control: a file that only declares the static is caught, and one that uses it passes.

@@ -1,15 +1,26 @@
 //! CLI fixture tests: every folder `tests/fixtures/<rule-id>/<variant>/` is a case run through the
-//! real binary.
+//! real binary, twice: as written and with `--format json`.
 //!
-//! A variant holds `pack/` (usually), `expected` (the exact standard output), and optionally
-//! `args` (one line of arguments, default `check pack`), `code` (the exit code; default 1 for
-//! `bad*` variants, 0 for `good*`), and `setup` (a bash script run in a temporary copy of the
-//! variant before the command, for what git cannot store: links, FIFOs, sparse files, odd names;
-//! `$BASE` names `tests/packs/`, where the page's good pack `decision-log` is, to copy and break).
-//! `expected-stderr`, when present, is the exact standard error (prompts, hints).
-//! `UPDATE_EXPECTED=1 cargo test --test fixtures` rewrites the `expected` files.
+//! A variant holds `pack/` (usually), and optionally `args` (one line of arguments, default
+//! `check pack`), `code` (the exit code; default 1 for `bad*` variants, 0 for `good*`), and `setup`
+//! (a bash script run in a temporary copy of the variant before the command, for what git cannot
+//! store: links, FIFOs, sparse files, odd names; `$BASE` names `tests/packs/`, where the page's
+//! good pack `decision-log` is, to copy and break; a `good` variant's setup says in a comment
+//! what its near miss nears).
+//!
+//! The outputs are reviewed snapshots (insta) in the variant's folder: `text.snap` (standard
+//! output, then standard error after a `--- standard error` line when there is any) and
+//! `json.snap` (standard output of the JSON run). A differing output is written beside the
+//! snapshot as `.snap.new` (never under `CI`) and fails the test; review and accept it with
+//! `cargo insta review`, or `mv text.snap.new text.snap` (docs/architecture.md, "Expected outputs
+//! are reviewed").
+//!
+//! Beside the snapshots, the JSON run's rule ids are checked: a `bad*` variant reports the rule
+//! its folder is named after, a `good*` variant does not.
 mod common;
 
+use std::collections::BTreeSet;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -30,25 +41,25 @@ fn sorted_dirs(p: &Path) -> Vec<PathBuf> {
     v
 }
 
-struct Outcome {
-    name: String,
-    stdout: String,
-    code: i32,
-    want_stdout: Option<String>,
-    want_code: i32,
-    stderr: String,
-    want_stderr: Option<String>,
+fn file_name(p: &Path) -> String {
+    p.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-fn run_variant(variant: &Path) -> Outcome {
-    let rule = variant
-        .parent()
-        .unwrap()
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    let vname = variant.file_name().unwrap().to_string_lossy().into_owned();
+/// One run of the binary over a fresh copy of a variant.
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// Copies the variant into a temporary folder, runs its `setup` there, then the binary with the
+/// variant's arguments and `extra` after them.
+fn run(variant: &Path, extra: &[&str]) -> Run {
+    let name = format!(
+        "{}/{}",
+        file_name(variant.parent().unwrap()),
+        file_name(variant)
+    );
     let tmp = tempfile::tempdir().unwrap();
     common::copy_tree(variant, tmp.path());
     if tmp.path().join("setup").exists() {
@@ -61,139 +72,222 @@ fn run_variant(variant: &Path) -> Outcome {
             )
             .status()
             .expect("bash runs");
-        assert!(st.success(), "{rule}/{vname}: setup failed");
+        assert!(st.success(), "{name}: setup failed");
     }
     let args =
         std::fs::read_to_string(variant.join("args")).unwrap_or_else(|_| "check pack".into());
-    let args: Vec<&str> = args.split_whitespace().collect();
     let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
-        .args(&args)
+        .args(args.split_whitespace())
+        .args(extra)
         .current_dir(tmp.path())
         .env_remove("GITHUB_ACTIONS")
         .output()
         .expect("the binary runs");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// What `text.snap` holds: standard output, then standard error when there is any.
+fn text_record(r: &Run) -> String {
+    if r.stderr.is_empty() {
+        r.stdout.clone()
+    } else {
+        format!("{}--- standard error\n{}", r.stdout, r.stderr)
+    }
+}
+
+/// Every `"rule"` string of a JSON report, however deep (packs' diagnostics, cases' results).
+fn rule_ids(json: &str) -> Result<BTreeSet<String>, String> {
+    fn walk(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    match v {
+                        serde_json::Value::String(s) if k == "rule" => {
+                            out.insert(s.clone());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not JSON ({e})"))?;
+    let mut out = BTreeSet::new();
+    walk(&v, &mut out);
+    Ok(out)
+}
+
+/// The `bad*` variants whose failure is not a finding, so no output of theirs holds a rule id,
+/// each with its reason.
+const NOT_A_FINDING: &[(&str, &str)] = &[(
+    "test-expectation/bad-no-case",
+    "`--case` naming no case of the pack fails it without a finding (JSON: `no_case`)",
+)];
+
+/// The problem with a variant's rule ids: a `bad*` variant must report `rule`, a `good*` one
+/// must not.
+fn id_problem(rule: &str, variant: &str, ids: &BTreeSet<String>) -> Option<String> {
+    let reported = ids.contains(rule);
+    let name = format!("{rule}/{variant}");
+    if NOT_A_FINDING.iter().any(|(n, _)| *n == name) {
+        return (!ids.is_empty()).then(|| format!("{name}: listed as no finding, reports {ids:?}"));
+    }
+    if variant.starts_with("bad") && !reported {
+        Some(format!(
+            "{rule}/{variant}: a bad variant that does not report `{rule}` (it reports {ids:?})"
+        ))
+    } else if variant.starts_with("good") && reported {
+        Some(format!(
+            "{rule}/{variant}: a good variant that reports `{rule}`"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Compares `content` with the reviewed snapshot `<dir>/<name>.snap`; `Err` names it when it
+/// differs (insta has then written `<name>.snap.new` and printed the diff).
+fn snapshot(dir: &Path, name: &str, description: &str, content: &str) -> Result<(), String> {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(dir);
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description(description);
+    std::panic::catch_unwind(AssertUnwindSafe(|| {
+        settings.bind(|| insta::assert_snapshot!(name, content));
+    }))
+    .map_err(|_| {
+        let rel = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
+        format!("{}/{name}.snap differs", rel.display())
+    })
+}
+
+/// Everything wrong with one variant: its two snapshots, its exit codes, its rule ids.
+fn check_variant(variant: &Path) -> Vec<String> {
+    let (rule, vname) = (file_name(variant.parent().unwrap()), file_name(variant));
+    let args =
+        std::fs::read_to_string(variant.join("args")).unwrap_or_else(|_| "check pack".into());
     let default_code = if vname.starts_with("bad") { 1 } else { 0 };
     let want_code = std::fs::read_to_string(variant.join("code"))
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(default_code);
-    Outcome {
-        name: format!("{rule}/{vname}"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-        want_stdout: std::fs::read_to_string(variant.join("expected")).ok(),
-        want_code,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        want_stderr: std::fs::read_to_string(variant.join("expected-stderr")).ok(),
+    let mut problems = Vec::new();
+    let text = run(variant, &[]);
+    let json = run(variant, &["--format", "json"]);
+    let command = format!("hippo-packs {}", args.trim());
+    let shown = [
+        ("text", command.clone(), text_record(&text), text.code),
+        (
+            "json",
+            format!("{command} --format json"),
+            json.stdout.clone(),
+            json.code,
+        ),
+    ];
+    // insta compares without trailing whitespace: the end of the text output is held here.
+    for (stream, out) in [("output", &text.stdout), ("standard error", &text.stderr)] {
+        if !out.is_empty() && (!out.ends_with('\n') || out.ends_with("\n\n")) {
+            problems.push(format!(
+                "{rule}/{vname}: the {stream} does not end in one newline"
+            ));
+        }
     }
-}
-
-fn problems(o: &Outcome) -> Vec<String> {
-    let mut p = Vec::new();
-    match &o.want_stdout {
-        None => p.push(format!("{}: no expected file", o.name)),
-        Some(w) if *w != o.stdout => p.push(format!(
-            "{}: output differs\n--- expected\n{}--- got\n{}",
-            o.name, w, o.stdout
-        )),
-        _ => {}
+    for (name, description, content, code) in shown {
+        if let Err(e) = snapshot(variant, name, &description, &content) {
+            problems.push(e);
+        }
+        if code != want_code {
+            problems.push(format!(
+                "{rule}/{vname} ({name}): exit {code} (wanted {want_code})"
+            ));
+        }
     }
-    match &o.want_stderr {
-        Some(w) if *w != o.stderr => p.push(format!(
-            "{}: standard error differs\n--- expected\n{}--- got\n{}",
-            o.name, w, o.stderr
-        )),
-        _ => {}
+    match rule_ids(&json.stdout) {
+        Ok(ids) => problems.extend(id_problem(&rule, &vname, &ids)),
+        Err(e) => problems.push(format!("{rule}/{vname}: the JSON run printed {e}")),
     }
-    if o.code != o.want_code {
-        p.push(format!(
-            "{}: exit {} (wanted {})",
-            o.name, o.code, o.want_code
-        ));
-    }
-    p
+    problems
 }
 
 #[test]
-fn every_fixture_prints_its_expected_output() {
-    let update = std::env::var_os("UPDATE_EXPECTED").is_some();
+fn every_fixture_matches_its_snapshots_and_reports_its_rule() {
     let mut failures = Vec::new();
     let mut count = 0;
     for rule in sorted_dirs(&root()) {
         for variant in sorted_dirs(&rule) {
             count += 1;
-            let o = run_variant(&variant);
-            if update {
-                std::fs::write(variant.join("expected"), &o.stdout).unwrap();
-                let err_file = variant.join("expected-stderr");
-                if !o.stderr.is_empty() {
-                    std::fs::write(&err_file, &o.stderr).unwrap();
-                } else if err_file.exists() {
-                    std::fs::remove_file(&err_file).unwrap();
-                }
-                if o.code != o.want_code {
-                    failures.push(format!(
-                        "{}: exit {} (wanted {})",
-                        o.name, o.code, o.want_code
-                    ));
-                }
-                continue;
-            }
-            failures.extend(problems(&o));
+            failures.extend(check_variant(&variant));
         }
     }
     assert!(count > 0, "no fixture found under {}", root().display());
     assert!(
         failures.is_empty(),
-        "{} of {count} fixtures failed:\n{}",
+        "{} problems in {count} fixtures:\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
 
+/// Every fixture folder names a rule of the catalogue, and every variant is `bad*` or `good*`
+/// (that every rule has both is tests/docs.rs's `every_rule_has_every_part`).
 #[test]
-fn every_rule_has_a_bad_and_a_good_fixture() {
-    let mut missing = Vec::new();
-    for rule in hippo_packs::rules::catalogue() {
-        let dir = root().join(rule.id);
-        let variants: Vec<String> = sorted_dirs(&dir)
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        if !variants.iter().any(|v| v.starts_with("bad"))
-            || !variants.iter().any(|v| v.starts_with("good"))
-        {
-            missing.push(rule.id);
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "rules without a bad and a good fixture: {missing:?}"
-    );
-    // Every fixture folder names a rule of the catalogue.
+fn every_fixture_folder_names_a_rule() {
     for dir in sorted_dirs(&root()) {
-        let id = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let id = file_name(&dir);
         assert!(
             hippo_packs::rules::find(&id).is_some(),
             "tests/fixtures/{id} names no rule"
         );
+        for v in sorted_dirs(&dir) {
+            let v = file_name(&v);
+            assert!(v.starts_with("bad") || v.starts_with("good"), "{id}/{v}");
+        }
     }
 }
 
+/// Control: a bad variant that does not fire its rule, and a good one that does, are caught;
+/// a JSON report's ids are found at any depth.
 #[test]
-fn control_a_wrong_expectation_is_caught() {
-    let o = Outcome {
-        name: "control".into(),
-        stdout: "ok x 1.0.0\n".into(),
-        code: 0,
-        want_stdout: Some("error pack.toml: missing field `name`\n".into()),
-        want_code: 1,
+fn control_a_variant_with_the_wrong_rule_ids_is_caught() {
+    let json = r#"{"packs": [{"diagnostics": [{"rule": "file-size"}]}],
+                   "cases": [{"results": [{"rule": "test-expectation"}]}]}"#;
+    let ids = rule_ids(json).unwrap();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(id_problem("file-count", "bad", &ids).is_some());
+    assert!(id_problem("file-size", "good-limit", &ids).is_some());
+    assert!(id_problem("file-size", "bad-two", &ids).is_none());
+    assert!(id_problem("file-count", "good", &ids).is_none());
+    assert!(rule_ids("error x\n").is_err());
+    // A variant listed as no finding must report nothing, and every listed variant exists.
+    let none = BTreeSet::new();
+    assert!(id_problem("test-expectation", "bad-no-case", &none).is_none());
+    assert!(id_problem("test-expectation", "bad-no-case", &ids).is_some());
+    for (name, reason) in NOT_A_FINDING {
+        assert!(root().join(name).is_dir(), "{name}: {reason}");
+    }
+}
+
+/// Control: an output that differs from its reviewed snapshot fails. The snapshot is in a
+/// temporary folder, so the `.snap.new` insta writes beside it goes with the folder.
+#[test]
+fn control_a_differing_output_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = "---\nsource: tests/fixtures.rs\n---\nerror pack.toml: missing field `name`\n";
+    std::fs::write(dir.path().join("text.snap"), snap).unwrap();
+    let same = "error pack.toml: missing field `name`\n";
+    assert_eq!(snapshot(dir.path(), "text", "control", same), Ok(()));
+    assert!(snapshot(dir.path(), "text", "control", "ok x 1.0.0\n").is_err());
+    let with_err = text_record(&Run {
+        stdout: "ok\n".into(),
         stderr: "hint\n".into(),
-        want_stderr: Some(String::new()),
-    };
-    assert_eq!(
-        problems(&o).len(),
-        3,
-        "a differing output, standard error and exit code must all be reported"
-    );
+        code: 0,
+    });
+    assert_eq!(with_err, "ok\n--- standard error\nhint\n");
 }

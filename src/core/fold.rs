@@ -11,7 +11,7 @@
 //!
 //! The per-character table is generated from the Unicode data of the `unicode-normalization` and
 //! `unicode-security` crates into `fold/table.txt`; a unit test rebuilds it and fails when it is
-//! stale (`UPDATE_FOLD_TABLE=1 cargo test --lib core::fold` rewrites it). Each byte of the folded
+//! stale, writing the new table beside it as `table.txt.new` to review. Each byte of the folded
 //! text keeps the offset of the character it comes from, so a match is located and quoted as
 //! written. Plain ASCII without control characters folds to itself and is never copied.
 

@@ -15,6 +15,8 @@ pub(crate) mod folder;
 pub(crate) mod interrupt;
 mod line_index;
 pub(crate) mod paths;
+#[cfg(test)]
+pub(crate) mod reviewed;
 mod rule;
 pub(crate) mod safe_write;
 mod severity;
@@ -24,7 +26,8 @@ mod unicode;
 pub use diagnostic::{Diagnostic, Region, Span};
 pub(crate) use diagnostic::{Secret, Style};
 pub(crate) use line_index::LineIndex;
-pub(crate) use rule::{Origin, Precision, Rule};
+pub use rule::Rule;
+pub(crate) use rule::{Origin, Precision};
 pub use severity::Severity;
 pub use unicode::{is_hidden, is_invisible};
 pub(crate) use unicode::{is_ignorable, is_unusual_space};

@@ -121,7 +121,7 @@ impl Rule {
     }
 
     /// One line: what the rule reports (the doc comment's first paragraph).
-    pub(crate) fn summary(&self) -> &str {
+    pub fn summary(&self) -> &str {
         &self.texts().summary
     }
 

@@ -84,8 +84,8 @@ pub fn markdown() -> String {
     let all = rules::catalogue();
     let mut out = String::from(
         "# Rule reference\n\n\
-         <!-- Generated from the rule catalogue (src/rules/); do not edit. Rewrite it with\n     \
-         `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         <!-- Generated from the rule catalogue (src/rules/); do not edit. When it is stale,\n     \
+         `cargo test --lib report::rules` fails and writes the new text to docs/rules.md.new. -->\n\n\
          Every finding of `hippo-packs check` and `hippo-packs test` carries one of these rule ids,\n\
          in the text output's order. `hippo-packs rules` prints this list and\n\
          `hippo-packs rules <RULE>` explains one rule; SARIF carries the same texts.\n\n\
@@ -174,6 +174,15 @@ mod tests {
         // control: another rule lists no kinds
         let other = render(Some("invisible-character")).unwrap();
         assert!(!other.contains("Kinds ("));
+    }
+
+    /// docs/rules.md is this generator's text: a stale file fails, with the new text beside it
+    /// as docs/rules.md.new (the control of the comparison is in `core::reviewed`).
+    #[test]
+    fn docs_rules_md_is_current() {
+        if let Err(stale) = crate::core::reviewed::compare("docs/rules.md", &markdown()) {
+            panic!("{stale}");
+        }
     }
 
     #[test]
