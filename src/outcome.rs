@@ -3,7 +3,7 @@
 
 use crate::core::{Diagnostic, Severity};
 use crate::dream::{Counts, ReviewPrompt};
-use crate::pack::Kind;
+use crate::pack::PackKind;
 
 /// Which command produced the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub struct PackReport {
     /// `pack.toml`'s `version`, when it has one.
     pub version: Option<String>,
     /// The pack's kind, when `pack.toml` says.
-    pub kind: Option<Kind>,
+    pub kind: Option<PackKind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
     /// The skipped folders whose name starts with `.` ([`crate::pack::Pack::hidden_folders`]):

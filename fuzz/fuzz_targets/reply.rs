@@ -2,7 +2,7 @@
 //! A model reply, whatever its bytes, through one dreaming pass: parsed, validated by the seven
 //! rules, reviewed and applied, never a crash.
 
-use hippo_packs::dream::{self, Pass, Session, model::StandIn, notes::MemoryNotes};
+use hippo_packs::dream::{self, Pass, Session, responder::StandIn, notes::MemoryNotes};
 use hippo_packs::model::transcript;
 
 

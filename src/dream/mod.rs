@@ -2,15 +2,15 @@
 //! "The dreaming pass").
 //!
 //! [`run`] takes the pass (its prompt and persona as text), the window's sessions with their
-//! turns, the notes, and two [`model::Model`]s (the pass's model and the reviewer), and returns
+//! turns, the notes, and two [`responder::Model`]s (the pass's model and the reviewer), and returns
 //! what happened: the counts a case's `[expect]` names, the prompts sent, and a log. It knows
 //! nothing of fixture tests; `crate::fixture` builds its inputs from a case.
 
 mod compose;
 mod event;
-pub mod model;
 pub mod notes;
 pub(crate) mod render;
+pub mod responder;
 mod session;
 pub(crate) mod stub;
 pub(crate) mod validate;
@@ -52,7 +52,7 @@ pub struct ReviewPrompt {
 
 /// What a run did.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub struct PassResult {
     pub(crate) counts: Counts,
     /// The pass's prompts, in call order (when the [`Watch`] keeps them).
     pub(crate) prompts: Vec<String>,
@@ -61,7 +61,7 @@ pub struct Outcome {
     pub(crate) events: Vec<Event>,
 }
 
-impl Outcome {
+impl PassResult {
     /// What went wrong beside the expectations: `call 1: the model failed: ...`.
     pub(crate) fn errors(&self) -> Vec<String> {
         self.events
@@ -144,7 +144,7 @@ fn candidates(
 }
 
 /// What a run does with each prompt of the pass as it is sent: `prompt` sees it, and it is
-/// kept in the [`Outcome`] (with the reviewer's prompts) only when `keep` says so. Without
+/// kept in the [`PassResult`] (with the reviewer's prompts) only when `keep` says so. Without
 /// `keep` a run holds one prompt at a time, however many calls it makes.
 pub(crate) struct Watch<'a> {
     pub(crate) prompt: &'a mut dyn FnMut(&str),
@@ -152,14 +152,14 @@ pub(crate) struct Watch<'a> {
 }
 
 /// Runs one pass over the window's sessions (docs/testing-packs.md: calls, rendering, validation, review),
-/// keeping every prompt in the [`Outcome`].
+/// keeping every prompt in the [`PassResult`].
 pub fn run(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
-    model: &dyn model::Model,
-    reviewer: &dyn model::Model,
-) -> Outcome {
+    model: &dyn responder::Model,
+    reviewer: &dyn responder::Model,
+) -> PassResult {
     let watch = Watch {
         prompt: &mut |_| {},
         keep: true,
@@ -172,10 +172,10 @@ pub(crate) fn run_watched(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
-    (model, reviewer): (&dyn model::Model, &dyn model::Model),
+    (model, reviewer): (&dyn responder::Model, &dyn responder::Model),
     watch: Watch<'_>,
-) -> Outcome {
-    let mut out = Outcome::default();
+) -> PassResult {
+    let mut out = PassResult::default();
     let cands = candidates(pass, sessions, notes, &mut out.events);
     let order = ordered(sessions);
     let tpl = Template::new(pass);
@@ -245,14 +245,14 @@ struct Calls<'a, 'w> {
     pass: &'a Pass,
     sessions: &'a [Session],
     notes: &'a mut dyn Notes,
-    model: &'a dyn model::Model,
-    reviewer: &'a dyn model::Model,
+    model: &'a dyn responder::Model,
+    reviewer: &'a dyn responder::Model,
     tpl: &'a Template<'a>,
     lines: &'a TurnLines,
     /// The new lines proposed by earlier calls (a later call may not propose one again).
     proposed: Vec<String>,
     watch: Watch<'w>,
-    out: Outcome,
+    out: PassResult,
 }
 
 impl Calls<'_, '_> {

@@ -1,7 +1,7 @@
 //! The engine, end to end, with in-memory notes and scripted models.
 
-use super::model::{Model, StandIn};
 use super::notes::MemoryNotes;
+use super::responder::{Model, StandIn};
 use super::*;
 use crate::model::prompt::CLOSING_INSTRUCTION;
 use crate::model::time;

@@ -6,18 +6,18 @@ use super::toml_spans;
 /// The two kinds of pack of hippo's page "Writing a pack".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub enum PackKind {
     /// A pack of passes, prompts, personas and fixture cases.
     Pass,
     /// A theme pack.
     Theme,
 }
 
-impl Kind {
+impl PackKind {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Kind::Pass => "pass",
-            Kind::Theme => "theme",
+            PackKind::Pass => "pass",
+            PackKind::Theme => "theme",
         }
     }
 }
@@ -30,22 +30,22 @@ pub(crate) struct Manifest {
 }
 
 /// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.
-pub(crate) fn kind_of(bytes: &[u8]) -> Kind {
+pub(crate) fn kind_of(bytes: &[u8]) -> PackKind {
     // Without the word `theme` written out, and without an escape that could spell it, no
     // value can be "theme": the manifest need not be parsed for its kind.
     if memchr::memmem::find(bytes, b"theme").is_none() && memchr::memchr(b'\\', bytes).is_none() {
-        return Kind::Pass;
+        return PackKind::Pass;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Kind::Pass;
+        return PackKind::Pass;
     };
     match toml_spans::parse(text) {
         Ok(t) => match toml_spans::get(t.get_ref(), "kind").and_then(|(_, v)| v.get_ref().as_str())
         {
-            Some("theme") => Kind::Theme,
-            _ => Kind::Pass,
+            Some("theme") => PackKind::Theme,
+            _ => PackKind::Pass,
         },
-        Err(_) => Kind::Pass,
+        Err(_) => PackKind::Pass,
     }
 }
 
@@ -55,11 +55,11 @@ mod kind_tests {
 
     #[test]
     fn kind_of_sees_theme_however_it_is_written() {
-        assert_eq!(kind_of(b"kind = \"theme\"\n"), Kind::Theme);
-        assert_eq!(kind_of(b"kind = \"\\u0074heme\"\n"), Kind::Theme);
-        assert_eq!(kind_of(b"\"\\u006Bind\" = \"theme\"\n"), Kind::Theme);
+        assert_eq!(kind_of(b"kind = \"theme\"\n"), PackKind::Theme);
+        assert_eq!(kind_of(b"kind = \"\\u0074heme\"\n"), PackKind::Theme);
+        assert_eq!(kind_of(b"\"\\u006Bind\" = \"theme\"\n"), PackKind::Theme);
         // control: no theme, no escape: a pass pack, without a parse
-        assert_eq!(kind_of(b"name = \"p\"\n"), Kind::Pass);
-        assert_eq!(kind_of(b"kind = \"pass\" # theme\n"), Kind::Pass);
+        assert_eq!(kind_of(b"name = \"p\"\n"), PackKind::Pass);
+        assert_eq!(kind_of(b"kind = \"pass\" # theme\n"), PackKind::Pass);
     }
 }

@@ -6,7 +6,7 @@
 
 pub mod walk;
 
-pub use crate::model::manifest::Kind;
+pub use crate::model::manifest::PackKind;
 
 /// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
 pub(crate) const ONE_FILE_LIMIT: u64 = 65_536;
@@ -35,8 +35,8 @@ pub(crate) enum WalkProblem {
 
 /// Whether the walk descends into a folder: only the folders the layout of hippo's page "Writing
 /// a pack" allows for the pack's kind (a theme pack allows none).
-pub(crate) fn allowed_folder(kind: Kind, path: &str) -> bool {
-    if kind == Kind::Theme {
+pub(crate) fn allowed_folder(kind: PackKind, path: &str) -> bool {
+    if kind == PackKind::Theme {
         return false;
     }
     let parts: Vec<&str> = path.split('/').collect();
@@ -117,7 +117,7 @@ impl PackFile {
 pub struct Pack {
     /// The folder on disk.
     pub(crate) dir: std::path::PathBuf,
-    pub(crate) kind: Kind,
+    pub(crate) kind: PackKind,
     /// Every entry in walk order (skipped ones excluded).
     pub(crate) entries: Vec<Entry>,
     /// Regular files, in walk order.
@@ -137,7 +137,7 @@ pub struct Pack {
 
 impl Pack {
     /// A pack with no entry yet, read from `dir` as a pack of `kind`.
-    pub(crate) fn new(dir: std::path::PathBuf, kind: Kind) -> Pack {
+    pub(crate) fn new(dir: std::path::PathBuf, kind: PackKind) -> Pack {
         Pack {
             dir,
             kind,
@@ -216,7 +216,7 @@ impl Pack {
             .iter()
             .find(|(p, _)| *p == "pack.toml")
             .map(|(_, b)| crate::model::manifest::kind_of(b))
-            .unwrap_or(Kind::Pass);
+            .unwrap_or(PackKind::Pass);
         let mut pack = Pack::new(std::path::PathBuf::from("."), kind);
         let mut dirs = std::collections::BTreeSet::new();
         for (path, bytes) in sorted {

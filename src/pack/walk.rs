@@ -15,8 +15,8 @@ use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
 use super::{
-    Entry, EntryKind, Kind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, READ_BUDGET, WalkProblem,
-    allowed_folder,
+    Entry, EntryKind, MAX_ENTRIES, ONE_FILE_LIMIT, Pack, PackFile, PackKind, READ_BUDGET,
+    WalkProblem, allowed_folder,
 };
 
 /// Deepest level the walk visits: a path has at most six components, so a seventh is reported
@@ -44,7 +44,7 @@ fn walk(dir: &Path, read: bool) -> std::io::Result<Pack> {
     // for a file given instead of a folder. The folder itself may be a link (it is followed, as
     // the folder named on the command line); nothing inside it is.
     let root = open_dir(rustix::fs::CWD, dir, false)?;
-    let mut pack = Pack::new(dir.to_path_buf(), Kind::Pass);
+    let mut pack = Pack::new(dir.to_path_buf(), PackKind::Pass);
     // pack.toml decides the layout, so it is read first (and kept: one read per file).
     let manifest = read_named(root.as_fd(), OsStr::new("pack.toml"));
     if let Ok(Some(FirstRead { bytes, .. })) = &manifest {

@@ -5,7 +5,7 @@ mod rename;
 
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
-use crate::pack::{EntryKind, Kind, MAX_ENTRIES, Pack, WalkProblem};
+use crate::pack::{EntryKind, MAX_ENTRIES, Pack, PackKind, WalkProblem};
 
 declare_rules! {
     /// A file at a path the pack layout does not allow
@@ -102,7 +102,7 @@ pub(crate) enum Place {
 
 /// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
-pub(crate) fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
+pub(crate) fn place(kind: PackKind, path: &str) -> Option<(Place, Option<&str>)> {
     // Up to eight components on the stack (every allowed place has fewer: a path has at most
     // six), split with a plain byte loop; a longer path is split into a list.
     let mut small = [""; 8];
@@ -128,10 +128,10 @@ pub(crate) fn place(kind: Kind, path: &str) -> Option<(Place, Option<&str>)> {
 }
 
 /// [`place`] of a path split into its components.
-fn place_parts<'a>(kind: Kind, parts: &[&'a str]) -> Option<(Place, Option<&'a str>)> {
+fn place_parts<'a>(kind: PackKind, parts: &[&'a str]) -> Option<(Place, Option<&'a str>)> {
     let top = |p| Some((p, None));
     match kind {
-        Kind::Theme => match parts {
+        PackKind::Theme => match parts {
             ["pack.toml"] => top(Place::Manifest),
             ["README.md"] => top(Place::Readme),
             ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
@@ -139,7 +139,7 @@ fn place_parts<'a>(kind: Kind, parts: &[&'a str]) -> Option<(Place, Option<&'a s
             ["theme.json"] => top(Place::ThemeJson),
             _ => None,
         },
-        Kind::Pass => match parts {
+        PackKind::Pass => match parts {
             ["pack.toml"] => top(Place::Manifest),
             ["README.md"] => top(Place::Readme),
             ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
@@ -247,18 +247,18 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         }
     }
     match pack.kind {
-        Kind::Theme => {
+        PackKind::Theme => {
             for required in ["theme.css", "theme.json"] {
                 if pack.file(required).is_none() {
                     out.push(missing(required, ""));
                 }
             }
         }
-        Kind::Pass => {
+        PackKind::Pass => {
             let has_pass = pack
                 .files()
                 .iter()
-                .any(|f| matches!(place(Kind::Pass, &f.path), Some((Place::Pass, _))));
+                .any(|f| matches!(place(PackKind::Pass, &f.path), Some((Place::Pass, _))));
             if !has_pass {
                 out.push(missing(
                     "passes/<name>.toml",
@@ -297,40 +297,40 @@ mod tests {
             "passes/é.toml",
             "tests/c/case.toml",
         ] {
-            for kind in [Kind::Pass, Kind::Theme] {
+            for kind in [PackKind::Pass, PackKind::Theme] {
                 let parts: Vec<&str> = p.split('/').collect();
                 assert_eq!(place(kind, p), place_parts(kind, &parts), "{p}");
             }
         }
         // control: the long path is a template, found through the list
-        assert!(place(Kind::Pass, "templates/1/2/3/4/5/6/7/8/9/x.md").is_some());
+        assert!(place(PackKind::Pass, "templates/1/2/3/4/5/6/7/8/9/x.md").is_some());
     }
 
     #[test]
     fn places_follow_the_page_layout() {
         assert_eq!(
-            place(Kind::Pass, "passes/a-b.toml"),
+            place(PackKind::Pass, "passes/a-b.toml"),
             Some((Place::Pass, Some("a-b")))
         );
         assert_eq!(
-            place(Kind::Pass, "templates/x/y/Any Name.md").map(|p| p.0),
+            place(PackKind::Pass, "templates/x/y/Any Name.md").map(|p| p.0),
             Some(Place::Template)
         );
         assert_eq!(
-            place(Kind::Pass, "tests/c/notes/a/b.md").map(|p| p.0),
+            place(PackKind::Pass, "tests/c/notes/a/b.md").map(|p| p.0),
             Some(Place::Note)
         );
         assert_eq!(
-            place(Kind::Pass, "extra.txt"),
+            place(PackKind::Pass, "extra.txt"),
             None,
             "control: extra.txt is not allowed"
         );
-        assert_eq!(place(Kind::Pass, "theme.css"), None);
+        assert_eq!(place(PackKind::Pass, "theme.css"), None);
         assert_eq!(
-            place(Kind::Theme, "theme.css").map(|p| p.0),
+            place(PackKind::Theme, "theme.css").map(|p| p.0),
             Some(Place::ThemeCss)
         );
-        assert_eq!(place(Kind::Pass, "tests/c/transcripts/x.json"), None);
+        assert_eq!(place(PackKind::Pass, "tests/c/transcripts/x.json"), None);
     }
 
     const POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1\n\

@@ -8,12 +8,13 @@
 //! it.
 
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 pub(crate) mod case;
 pub(crate) mod configuration;
 pub(crate) mod content;
 pub(crate) mod declare;
+pub(crate) mod file_scan;
 pub(crate) mod keys;
 pub mod layout;
 pub(crate) mod manifest;
@@ -22,7 +23,6 @@ pub(crate) mod paths;
 pub(crate) mod persona;
 pub(crate) mod prompt;
 pub mod redaction;
-pub(crate) mod scan;
 pub(crate) mod sizes;
 pub mod test;
 pub mod text;
@@ -112,13 +112,13 @@ pub fn run(pack: &Pack) -> Checked {
     layout::walk_problems(pack, d);
     layout::check(pack, d);
     paths::check(pack, d);
-    // The text, content and redaction rules: one reading of each file (rules/scan.rs).
-    scan::check(pack, d);
+    // The text, content and redaction rules: one reading of each file (rules/file_scan.rs).
+    file_scan::check(pack, d);
     sizes::check(pack, d);
     out.manifest = manifest::check(pack, &mut out.diagnostics);
     match pack.kind {
-        Kind::Theme => theme::check(pack, &mut out.diagnostics),
-        Kind::Pass => {
+        PackKind::Theme => theme::check(pack, &mut out.diagnostics),
+        PackKind::Pass => {
             let (passes, all_parsed) = pass::check(pack, &mut out.diagnostics);
             out.passes = passes;
             out.passes_parsed = all_parsed;
@@ -227,7 +227,7 @@ mod tests {
     }
 
     /// The family modules (`src/rules/<family>.rs`) whose rules are missing from `catalogue`
-    /// (`mod`, `declare`, `scan`, which runs three families' byte scans together, and `keys`,
+    /// (`mod`, `declare`, `file_scan`, which runs three families' byte scans together, and `keys`,
     /// which reports three families' TOML keys, declare no rule).
     fn families_left_out(dir: &std::path::Path, all: &[&Rule]) -> Vec<String> {
         let mut out: Vec<String> = std::fs::read_dir(dir)
@@ -235,7 +235,7 @@ mod tests {
                 entries
                     .filter_map(|e| e.ok()?.file_name().into_string().ok())
                     .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
-                    .filter(|n| !["mod", "declare", "scan", "keys"].contains(&n.as_str()))
+                    .filter(|n| !["mod", "declare", "file_scan", "keys"].contains(&n.as_str()))
                     .filter(|n| !all.iter().any(|r| r.family() == n))
                     .collect()
             })

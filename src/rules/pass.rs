@@ -11,7 +11,7 @@ use crate::core::{Diagnostic, Span, suggest};
 use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::toml_spans::{self, DeTable};
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 mod help;
 
@@ -117,7 +117,7 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bo
     let mut passes = Vec::new();
     let mut all_parsed = true;
     for f in pack.files() {
-        let Some((Place::Pass, Some(name))) = place(Kind::Pass, &f.path) else {
+        let Some((Place::Pass, Some(name))) = place(PackKind::Pass, &f.path) else {
             continue;
         };
         if RESERVED.contains(&name) {
@@ -354,7 +354,7 @@ pub(crate) fn pattern_problem(pattern: &str) -> Option<String> {
 /// A pack held in memory, of the given kind, for the unit tests of the rule families (built by
 /// the one in-memory builder, [`Pack::from_files`]).
 #[cfg(test)]
-pub(crate) fn test_pack(kind: Kind, files: &[(&str, &str)]) -> Pack {
+pub(crate) fn test_pack(kind: PackKind, files: &[(&str, &str)]) -> Pack {
     let files: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
     let mut pack = Pack::from_files(&files);
     pack.kind = kind;

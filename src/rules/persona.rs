@@ -7,7 +7,7 @@ use super::declare::declare_rules;
 use super::layout::{Place, place};
 use crate::core::Diagnostic;
 use crate::core::Rule;
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 declare_rules! {
     /// A persona without a ## Role section
@@ -100,7 +100,7 @@ pub(crate) fn has_heading(text: &str, heading: &str) -> bool {
 
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
-        if !matches!(place(Kind::Pass, &f.path), Some((Place::Persona, _))) {
+        if !matches!(place(PackKind::Pass, &f.path), Some((Place::Persona, _))) {
             continue;
         }
         // Not UTF-8 or over the size limit: the text and size rules report it.
@@ -127,7 +127,7 @@ mod tests {
 
     fn run(persona: &str) -> Vec<String> {
         let p = test_pack(
-            Kind::Pass,
+            PackKind::Pass,
             &[("personas/r.md", persona), ("prompts/r.md", "")],
         );
         let mut out = Vec::new();

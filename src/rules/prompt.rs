@@ -7,7 +7,7 @@ use super::pass::INPUTS;
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
 use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 declare_rules! {
     /// A prompt placeholder that names no input
@@ -45,7 +45,7 @@ declare_rules! {
 /// the not-referenced warning, as the page's table does).
 pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
-        if !matches!(place(Kind::Pass, &f.path), Some((Place::Prompt, _))) {
+        if !matches!(place(PackKind::Pass, &f.path), Some((Place::Prompt, _))) {
             continue;
         }
         // Not UTF-8 or over the size limit: the text and size rules report it.
@@ -118,7 +118,7 @@ mod tests {
     }
 
     fn run(prompt: &str, passes: &[PassDef]) -> Vec<String> {
-        let p = test_pack(Kind::Pass, &[("prompts/x.md", prompt)]);
+        let p = test_pack(PackKind::Pass, &[("prompts/x.md", prompt)]);
         let mut out = Vec::new();
         check(&p, passes, &mut out);
         crate::rules::finish(&p, &mut out);

@@ -85,10 +85,10 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::{Kind, Pack, PackFile};
+    use crate::pack::{Pack, PackFile, PackKind};
 
     fn pack(sizes: &[(&str, u64)]) -> Pack {
-        let mut pack = Pack::new(".".into(), Kind::Pass);
+        let mut pack = Pack::new(".".into(), PackKind::Pass);
         for (p, s) in sizes {
             pack.push_file(PackFile {
                 path: p.to_string(),

@@ -96,11 +96,14 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::Kind;
+    use crate::pack::PackKind;
     use crate::rules::pass::test_pack;
 
     fn run(json: &str) -> Vec<String> {
-        let p = test_pack(Kind::Theme, &[("theme.json", json), ("theme.css", "a{}")]);
+        let p = test_pack(
+            PackKind::Theme,
+            &[("theme.json", json), ("theme.css", "a{}")],
+        );
         let mut out = Vec::new();
         check(&p, &mut out);
         crate::rules::finish(&p, &mut out);

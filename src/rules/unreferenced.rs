@@ -4,7 +4,7 @@ use super::declare::declare_rules;
 use super::layout::{Place, place};
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 declare_rules! {
     /// A prompt or persona that no pass names
@@ -22,7 +22,7 @@ declare_rules! {
 /// called unused).
 pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
-        let named = match place(Kind::Pass, &f.path) {
+        let named = match place(PackKind::Pass, &f.path) {
             Some((Place::Prompt, _)) => passes.iter().any(|p| p.prompt == f.path),
             Some((Place::Persona, _)) => passes.iter().any(|p| p.reviewer == f.path),
             _ => continue,
@@ -45,7 +45,7 @@ mod tests {
     #[test]
     fn files_no_pass_names() {
         let p = test_pack(
-            Kind::Pass,
+            PackKind::Pass,
             &[
                 ("prompts/a.md", ""),
                 ("prompts/b.md", ""),

@@ -44,7 +44,7 @@ impl Redacted<'_> {
 
 /// A kind a match can carry: its id, its family (docs/redaction.md) and what it matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Kind {
+pub(crate) struct SecretKind {
     pub(crate) id: &'static str,
     pub(crate) family: &'static str,
     pub(crate) what: &'static str,
@@ -52,14 +52,14 @@ pub(crate) struct Kind {
 
 /// Every kind, in the detector table's order (the more specific first), each id once; then the
 /// kinds a secret-named assignment takes from the provider in its name.
-pub(crate) fn kinds() -> Vec<Kind> {
-    let mut out: Vec<Kind> = Vec::new();
-    let rows = detectors::TABLE.iter().map(|d| Kind {
+pub(crate) fn kinds() -> Vec<SecretKind> {
+    let mut out: Vec<SecretKind> = Vec::new();
+    let rows = detectors::TABLE.iter().map(|d| SecretKind {
         id: d.id,
         family: d.family,
         what: d.what,
     });
-    let named = generic::NAMED.iter().map(|&(word, id, family)| Kind {
+    let named = generic::NAMED.iter().map(|&(word, id, family)| SecretKind {
         id,
         family,
         what: if word == "aws" {
@@ -68,7 +68,7 @@ pub(crate) fn kinds() -> Vec<Kind> {
             "a secret-named assignment whose name holds the provider's name"
         },
     });
-    let exact = generic::NAMED_EXACTLY.iter().map(|&(_, id, family)| Kind {
+    let exact = generic::NAMED_EXACTLY.iter().map(|&(_, id, family)| SecretKind {
         id,
         family,
         what: "a secret-named assignment whose whole name says which secret it is (AccountKey, SharedAccessKey)",

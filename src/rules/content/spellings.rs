@@ -2,7 +2,7 @@
 //! plain ASCII one beside it is the control, and near misses and legitimate prose draw nothing.
 
 use super::*;
-use crate::pack::Kind;
+use crate::pack::PackKind;
 use crate::rules::pass::test_pack;
 
 /// (rule id, quoted text) of each finding.
@@ -172,13 +172,13 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     files.push(("README.md", NEAR_MISSES[5]));
     files.push(("personas/r.md", NEAR_MISSES[4]));
     let mut out = Vec::new();
-    crate::rules::scan::check(&test_pack(Kind::Pass, &files), &mut out);
+    crate::rules::file_scan::check(&test_pack(PackKind::Pass, &files), &mut out);
     let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
     assert_eq!(got, Vec::<String>::new());
     // Control: one unusual space and one spelled phrase in a prompt are found.
     files.push(("prompts/spiked.md", "y\u{43E}u\u{2800}are now"));
     let mut out = Vec::new();
-    crate::rules::scan::check(&test_pack(Kind::Pass, &files), &mut out);
+    crate::rules::file_scan::check(&test_pack(PackKind::Pass, &files), &mut out);
     let got: Vec<&str> = out.iter().map(|d| d.rule.id).collect();
     assert_eq!(got, ["unusual-space", "injection-phrase"]);
 }

@@ -1,7 +1,7 @@
 //! The content warnings on text that should and should not raise them.
 
 use super::*;
-use crate::pack::Kind;
+use crate::pack::PackKind;
 use crate::rules::pass::test_pack;
 
 fn msgs(text: &str) -> Vec<String> {
@@ -216,7 +216,7 @@ fn which_files() {
     assert!(!applies_to("LICENSE.md"));
     assert!(!applies_to("tests/c/notes/a.md"));
     let p = test_pack(
-        Kind::Pass,
+        PackKind::Pass,
         &[
             ("README.md", "https://example.com"),
             ("LICENSE", "https://example.com"),

@@ -4,13 +4,13 @@
 //! after `mv prompts prompt` deletes the prompts.
 
 use crate::core::suggest;
-use crate::pack::{Kind, Pack};
+use crate::pack::{Pack, PackKind};
 
 /// The names the layout expects in the folder `parent` (`""`: the pack's root), each with
 /// whether it is a folder.
-fn expected(kind: Kind, parent: &[&str]) -> &'static [(&'static str, bool)] {
+fn expected(kind: PackKind, parent: &[&str]) -> &'static [(&'static str, bool)] {
     match (kind, parent) {
-        (Kind::Pass, []) => &[
+        (PackKind::Pass, []) => &[
             ("pack.toml", false),
             ("README.md", false),
             ("LICENSE", false),
@@ -21,7 +21,7 @@ fn expected(kind: Kind, parent: &[&str]) -> &'static [(&'static str, bool)] {
             ("templates", true),
             ("tests", true),
         ],
-        (Kind::Theme, []) => &[
+        (PackKind::Theme, []) => &[
             ("pack.toml", false),
             ("README.md", false),
             ("LICENSE", false),
@@ -29,7 +29,7 @@ fn expected(kind: Kind, parent: &[&str]) -> &'static [(&'static str, bool)] {
             ("theme.css", false),
             ("theme.json", false),
         ],
-        (Kind::Pass, ["tests", _]) => {
+        (PackKind::Pass, ["tests", _]) => {
             &[("case.toml", false), ("notes", true), ("transcripts", true)]
         }
         _ => &[],
@@ -37,11 +37,11 @@ fn expected(kind: Kind, parent: &[&str]) -> &'static [(&'static str, bool)] {
 }
 
 /// The extension a file needs in the folder `parent`, where the layout names files by extension.
-fn extension(kind: Kind, parent: &[&str]) -> Option<&'static str> {
+fn extension(kind: PackKind, parent: &[&str]) -> Option<&'static str> {
     match (kind, parent) {
-        (Kind::Pass, ["passes"]) => Some(".toml"),
-        (Kind::Pass, ["prompts" | "personas"]) => Some(".md"),
-        (Kind::Pass, ["tests", _, "transcripts"]) => Some(".jsonl"),
+        (PackKind::Pass, ["passes"]) => Some(".toml"),
+        (PackKind::Pass, ["prompts" | "personas"]) => Some(".md"),
+        (PackKind::Pass, ["tests", _, "transcripts"]) => Some(".jsonl"),
         _ => None,
     }
 }
@@ -78,8 +78,8 @@ pub(crate) fn help(pack: &Pack, path: &str, folder: bool) -> Option<String> {
 /// The `missing file` finding a rename to `fixed` would answer, if the layout reports one.
 fn explains(pack: &Pack, fixed: &str, folder: bool) -> Option<String> {
     let required = |p: &str| match pack.kind {
-        Kind::Theme => ["pack.toml", "README.md", "theme.css", "theme.json"].contains(&p),
-        Kind::Pass => {
+        PackKind::Theme => ["pack.toml", "README.md", "theme.css", "theme.json"].contains(&p),
+        PackKind::Pass => {
             ["pack.toml", "README.md"].contains(&p)
                 || matches!(
                     p.split('/').collect::<Vec<_>>().as_slice(),
@@ -91,7 +91,7 @@ fn explains(pack: &Pack, fixed: &str, folder: bool) -> Option<String> {
         return Some(fixed.to_string());
     }
     let no_pass = !pack.files().iter().any(|f| f.path.starts_with("passes/"));
-    (folder && fixed == "passes" && pack.kind == Kind::Pass && no_pass)
+    (folder && fixed == "passes" && pack.kind == PackKind::Pass && no_pass)
         .then(|| "passes/<name>.toml".to_string())
 }
 

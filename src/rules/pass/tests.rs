@@ -4,7 +4,7 @@ use super::*;
 use crate::model::pass::note_glob;
 
 fn pack(files: &[(&str, &str)]) -> Pack {
-    test_pack(Kind::Pass, files)
+    test_pack(PackKind::Pass, files)
 }
 
 const GOOD: &str = r#"protocol = "HIPPO_V1"
