@@ -177,7 +177,8 @@ fn no_near_miss_is_flagged() {
 }
 
 /// The example packs of hippo's page "Writing a pack" (copied into tests/) and this rule's good
-/// fixtures hold no secret.
+/// fixture pack hold no secret (the `good` variant's pack is built by its setup, and its own
+/// snapshot shows it reports no redaction).
 #[test]
 fn the_example_packs_hold_no_secret() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -185,7 +186,6 @@ fn the_example_packs_hold_no_secret() {
     for dir in [
         "tests/packs/decision-log",
         "tests/packs/broken",
-        "tests/fixtures/redaction/good/pack",
         "tests/fixtures/redaction/good-placeholders/pack",
     ] {
         for e in walkdir::WalkDir::new(format!("{root}/{dir}")) {
