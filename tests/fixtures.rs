@@ -1,12 +1,13 @@
 //! CLI fixture tests: every folder `tests/fixtures/<rule-id>/<variant>/` is a case run through the
 //! real binary, twice: as written and with `--format json`.
 //!
-//! A variant holds `pack/` (usually), and optionally `args` (one line of arguments, default
-//! `check pack`), `code` (the exit code; default 1 for `bad*` variants, 0 for `good*`), and `setup`
-//! (a bash script run in a temporary copy of the variant before the command, for what git cannot
-//! store: links, FIFOs, sparse files, odd names; `$BASE` names `tests/packs/`, where the page's
-//! good pack `decision-log` is, to copy and break; a `good` variant's setup says in a comment
-//! what its near miss nears).
+//! A variant holds `pack/`, or a `setup` that makes it: a bash script run in a temporary copy of
+//! the variant before the command, for what git cannot store (links, FIFOs, sparse files, odd
+//! names) and to change the page's good pack `decision-log`, which `$BASE` (`tests/packs/`)
+//! holds. Optionally `args` (one line of arguments, default `check pack`) and `code` (the exit
+//! code; default 1 for `bad*` variants, 0 for `good*`). A `good*` variant is a near miss of its
+//! rule: its setup says in a comment what it nears (one with its own `pack/` nears the rule where
+//! that pack differs from the good pack).
 //!
 //! The outputs are reviewed snapshots (insta) in the variant's folder: `text.snap` (standard
 //! output, then standard error after a `--- standard error` line when there is any) and
@@ -218,21 +219,53 @@ fn check_variant(variant: &Path) -> Vec<String> {
 
 #[test]
 fn every_fixture_matches_its_snapshots_and_reports_its_rule() {
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for rule in sorted_dirs(&root()) {
-        for variant in sorted_dirs(&rule) {
-            count += 1;
-            failures.extend(check_variant(&variant));
-        }
-    }
-    assert!(count > 0, "no fixture found under {}", root().display());
+    let variants: Vec<PathBuf> = sorted_dirs(&root())
+        .iter()
+        .flat_map(|rule| sorted_dirs(rule))
+        .collect();
+    assert!(
+        !variants.is_empty(),
+        "no fixture found under {}",
+        root().display()
+    );
+    let failures: Vec<String> = in_parallel(&variants, |v| check_variant(v))
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(
         failures.is_empty(),
-        "{} problems in {count} fixtures:\n{}",
+        "{} problems in {} fixtures:\n{}",
         failures.len(),
+        variants.len(),
         failures.join("\n")
     );
+}
+
+/// `f` of each item, on as many threads as the machine has cores (each variant is a process
+/// or two, mostly waiting), in the items' order.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break out };
+                        out.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a fixture's worker"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Every fixture folder names a rule of the catalogue, and every variant is `bad*` or `good*`

@@ -176,9 +176,9 @@ fn no_near_miss_is_flagged() {
     assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
 
-/// The example packs of hippo's page "Writing a pack" (copied into tests/) and this rule's good
-/// fixture pack hold no secret (the `good` variant's pack is built by its setup, and its own
-/// snapshot shows it reports no redaction).
+/// The example packs of hippo's page "Writing a pack" (copied into tests/) and the placeholders
+/// of this rule's good fixture hold no secret (its other good fixture is the good pack changed by
+/// a setup, which tests/fixtures.rs runs).
 #[test]
 fn the_example_packs_hold_no_secret() {
     let root = env!("CARGO_MANIFEST_DIR");
