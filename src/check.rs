@@ -2,16 +2,17 @@
 //! across cores; the reports keep the order the folders were given in.
 
 use crate::core::Diagnostic;
+use crate::model::Documents;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, walk};
-use crate::rules::{self, Checked, layout};
+use crate::rules::{self, layout};
 
 /// A loaded and checked pack, for `test` to reuse (its skipped entries and diagnostics moved
 /// into the report).
 pub struct Loaded {
     /// The pack as the walk read it.
     pub pack: Pack,
-    pub(crate) checked: Checked,
+    pub(crate) documents: Documents,
 }
 
 /// Checks one folder. `prefix` is what the text output puts before its paths.
@@ -32,17 +33,18 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
             (report, None)
         }
         Ok(mut pack) => {
-            let mut checked = rules::run(&pack);
+            let checked = rules::run(&pack);
             report.kind = Some(pack.kind);
             // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
             report.skipped = std::mem::take(&mut pack.skipped);
             report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
-            report.diagnostics = std::mem::take(&mut checked.diagnostics);
-            if let Some(m) = &checked.manifest {
+            report.diagnostics = checked.diagnostics;
+            let documents = checked.documents;
+            if let Some(m) = &documents.manifest {
                 report.name = m.name.clone();
                 report.version = m.version.clone();
             }
-            (report, Some(Loaded { pack, checked }))
+            (report, Some(Loaded { pack, documents }))
         }
     }
 }

@@ -268,8 +268,17 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Every fixture folder names a rule of the catalogue, and every variant is `bad*` or `good*`
-/// (that every rule has both is tests/docs.rs's `every_rule_has_every_part`).
+/// Whether a variant's setup is fine on nearing: a `good*` variant made by a setup says what its
+/// near miss nears in a comment line starting `# nears`.
+fn says_what_it_nears(variant: &str, setup: &str) -> bool {
+    !variant.starts_with("good")
+        || setup.is_empty()
+        || setup.lines().any(|l| l.starts_with("# nears"))
+}
+
+/// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*`, and
+/// every `good*` setup says what it nears (that every rule has a bad and a good variant is
+/// tests/docs.rs's `every_rule_has_every_part`).
 #[test]
 fn every_fixture_folder_names_a_rule() {
     for dir in sorted_dirs(&root()) {
@@ -279,8 +288,16 @@ fn every_fixture_folder_names_a_rule() {
             "tests/fixtures/{id} names no rule"
         );
         for v in sorted_dirs(&dir) {
-            let v = file_name(&v);
-            assert!(v.starts_with("bad") || v.starts_with("good"), "{id}/{v}");
+            let name = file_name(&v);
+            assert!(
+                name.starts_with("bad") || name.starts_with("good"),
+                "{id}/{name}"
+            );
+            let setup = std::fs::read_to_string(v.join("setup")).unwrap_or_default();
+            assert!(
+                says_what_it_nears(&name, &setup),
+                "{id}/{name}: no `# nears` line in its setup"
+            );
         }
     }
 }
@@ -302,6 +319,11 @@ fn control_a_variant_with_the_wrong_rule_ids_is_caught() {
     let none = BTreeSet::new();
     assert!(id_problem("test-expectation", "bad-no-case", &none).is_none());
     assert!(id_problem("test-expectation", "bad-no-case", &ids).is_some());
+    // A good setup that does not say what it nears is caught; a bad one needs not say it.
+    let setup = "cp -r \"$BASE/decision-log\" pack\nrm pack/README.md\n";
+    assert!(!says_what_it_nears("good", setup));
+    assert!(says_what_it_nears("good", &format!("{setup}# nears: x\n")));
+    assert!(says_what_it_nears("bad", setup));
     for (name, reason) in NOT_A_FINDING {
         assert!(root().join(name).is_dir(), "{name}: {reason}");
     }

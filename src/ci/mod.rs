@@ -32,9 +32,10 @@ pub(crate) use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, U
 use crate::core::paths::uri_base;
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
-use crate::github::{outputs, summary};
+use crate::github::outputs;
 use crate::outcome::PackReport;
 use crate::report;
+use crate::report::summary;
 use output::{append, say};
 
 /// Whether the job passes.

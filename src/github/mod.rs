@@ -1,6 +1,6 @@
 //! GitHub, for `hippo-packs ci` only: the environment a container action gets, the event,
-//! the pull request's changed files, the code-scanning upload and its alerts, the job summary
-//! and the step outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
+//! the pull request's changed files, the code-scanning upload and its alerts, and the step
+//! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
 pub(crate) mod alerts;
 pub(crate) mod checkout;
@@ -11,6 +11,5 @@ pub(crate) mod env;
 pub(crate) mod event;
 pub(crate) mod outputs;
 pub(crate) mod pulls;
-pub(crate) mod summary;
 pub(crate) mod transport;
 pub(crate) mod upload;

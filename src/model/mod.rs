@@ -1,10 +1,12 @@
 //! The parsed documents of a pack, with spans, knowing nothing of rules: the manifest's kind,
 //! pass files, prompts' placeholders, fixture cases, transcripts (both formats), timestamps, the
 //! TOML reader that keeps spans, the one reading of a TOML table against its declared keys
-//! (`schema`), the decoded strings of TOML, JSON and CSS, and the redaction detectors.
+//! (`schema`), the decoded strings of TOML, JSON and CSS, the redaction detectors, and the
+//! documents a check parsed of one pack ([`Documents`]).
 
 pub(crate) mod case;
 pub mod decode;
+pub(crate) mod documents;
 pub(crate) mod manifest;
 pub(crate) mod pass;
 pub(crate) mod prompt;
@@ -13,3 +15,5 @@ pub(crate) mod schema;
 pub(crate) mod time;
 pub mod toml_spans;
 pub mod transcript;
+
+pub(crate) use documents::Documents;

@@ -4,6 +4,7 @@
 //! FIFOs and devices are never opened, no file is read past its size limit plus one byte, and a
 //! walk stops after [`MAX_ENTRIES`] entries.
 
+pub(crate) mod place;
 pub mod walk;
 
 pub use crate::model::manifest::PackKind;

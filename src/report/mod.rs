@@ -12,3 +12,4 @@ pub(crate) mod located;
 pub(crate) mod prompts;
 pub mod rules;
 pub mod sarif;
+pub(crate) mod summary;

@@ -5,6 +5,7 @@ mod rename;
 
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
+use crate::pack::place::{Place, place};
 use crate::pack::{EntryKind, MAX_ENTRIES, Pack, PackKind, WalkProblem};
 
 declare_rules! {
@@ -71,90 +72,6 @@ declare_rules! {
     /// How to fix: Run `git lfs pull` before checking, or do not track pack files with Git LFS
     /// (a pack's files are small text).
     pub(crate) static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
-}
-
-/// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
-pub(crate) fn is_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.split('-').all(|p| {
-            !p.is_empty()
-                && p.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
-/// What an allowed path is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
-    Manifest,
-    Readme,
-    License,
-    Pass,
-    Prompt,
-    Persona,
-    Template,
-    Case,
-    Note,
-    Transcript,
-    ThemeCss,
-    ThemeJson,
-}
-
-/// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
-/// the name rule applies to (a pass, prompt, persona or transcript name), if any.
-pub(crate) fn place(kind: PackKind, path: &str) -> Option<(Place, Option<&str>)> {
-    // Up to eight components on the stack (every allowed place has fewer: a path has at most
-    // six), split with a plain byte loop; a longer path is split into a list.
-    let mut small = [""; 8];
-    let (mut n, mut start) = (0, 0);
-    for (i, b) in path
-        .bytes()
-        .enumerate()
-        .chain(std::iter::once((path.len(), b'/')))
-    {
-        if b != b'/' {
-            continue;
-        }
-        if n == small.len() {
-            let parts: Vec<&str> = path.split('/').collect();
-            return place_parts(kind, &parts);
-        }
-        // `/` is ASCII: both ends are character boundaries.
-        small[n] = path.get(start..i).unwrap_or("");
-        n += 1;
-        start = i + 1;
-    }
-    place_parts(kind, &small[..n])
-}
-
-/// [`place`] of a path split into its components.
-fn place_parts<'a>(kind: PackKind, parts: &[&'a str]) -> Option<(Place, Option<&'a str>)> {
-    let top = |p| Some((p, None));
-    match kind {
-        PackKind::Theme => match parts {
-            ["pack.toml"] => top(Place::Manifest),
-            ["README.md"] => top(Place::Readme),
-            ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
-            ["theme.css"] => top(Place::ThemeCss),
-            ["theme.json"] => top(Place::ThemeJson),
-            _ => None,
-        },
-        PackKind::Pass => match parts {
-            ["pack.toml"] => top(Place::Manifest),
-            ["README.md"] => top(Place::Readme),
-            ["LICENSE"] | ["LICENSE.md"] => top(Place::License),
-            ["passes", f] => f.strip_suffix(".toml").map(|n| (Place::Pass, Some(n))),
-            ["prompts", f] => f.strip_suffix(".md").map(|n| (Place::Prompt, Some(n))),
-            ["personas", f] => f.strip_suffix(".md").map(|n| (Place::Persona, Some(n))),
-            ["templates", .., f] if f.ends_with(".md") => top(Place::Template),
-            ["tests", case, "case.toml"] => Some((Place::Case, Some(*case))),
-            ["tests", _, "notes", .., f] if f.ends_with(".md") => top(Place::Note),
-            ["tests", _, "transcripts", f] => f
-                .strip_suffix(".jsonl")
-                .map(|n| (Place::Transcript, Some(n))),
-            _ => None,
-        },
-    }
 }
 
 /// The walk's own problems as findings, in walk order: unreadable entries, the entry limit.
@@ -284,55 +201,6 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn place_splits_as_str_split_does() {
-        for p in [
-            "",
-            "/",
-            "a//b",
-            "/passes/a.toml",
-            "passes/a.toml/",
-            "tests/c/notes/a/b/c/d/e/f/g/h.md",
-            "templates/1/2/3/4/5/6/7/8/9/x.md",
-            "passes/é.toml",
-            "tests/c/case.toml",
-        ] {
-            for kind in [PackKind::Pass, PackKind::Theme] {
-                let parts: Vec<&str> = p.split('/').collect();
-                assert_eq!(place(kind, p), place_parts(kind, &parts), "{p}");
-            }
-        }
-        // control: the long path is a template, found through the list
-        assert!(place(PackKind::Pass, "templates/1/2/3/4/5/6/7/8/9/x.md").is_some());
-    }
-
-    #[test]
-    fn places_follow_the_page_layout() {
-        assert_eq!(
-            place(PackKind::Pass, "passes/a-b.toml"),
-            Some((Place::Pass, Some("a-b")))
-        );
-        assert_eq!(
-            place(PackKind::Pass, "templates/x/y/Any Name.md").map(|p| p.0),
-            Some(Place::Template)
-        );
-        assert_eq!(
-            place(PackKind::Pass, "tests/c/notes/a/b.md").map(|p| p.0),
-            Some(Place::Note)
-        );
-        assert_eq!(
-            place(PackKind::Pass, "extra.txt"),
-            None,
-            "control: extra.txt is not allowed"
-        );
-        assert_eq!(place(PackKind::Pass, "theme.css"), None);
-        assert_eq!(
-            place(PackKind::Theme, "theme.css").map(|p| p.0),
-            Some(Place::ThemeCss)
-        );
-        assert_eq!(place(PackKind::Pass, "tests/c/transcripts/x.json"), None);
-    }
-
     const POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1\n\
         oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1337\n";
 
@@ -373,14 +241,5 @@ mod tests {
             got.iter().any(|f| f.starts_with("closing-instruction")),
             "{got:?}"
         );
-    }
-
-    #[test]
-    fn name_rule() {
-        assert!(is_name("decision-log"));
-        assert!(is_name("a1"));
-        for bad in ["", "-a", "a-", "a--b", "A", "a_b", "é"] {
-            assert!(!is_name(bad), "{bad:?} must break the name rule");
-        }
     }
 }

@@ -8,6 +8,7 @@
 //! it.
 
 use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
+use crate::model::Documents;
 use crate::pack::{Pack, PackKind};
 
 pub(crate) mod case;
@@ -88,46 +89,35 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     catalogue().iter().copied().find(|r| r.id == id)
 }
 
-/// What a check learns besides its diagnostics: the parsed files that `test` reuses.
+/// What a check yields: its findings, and the documents it parsed for `test` to reuse.
 #[derive(Debug, Default)]
 pub struct Checked {
     /// The findings, in output order.
     pub diagnostics: Vec<Diagnostic>,
-    pub(crate) manifest: Option<crate::model::manifest::Manifest>,
-    pub(crate) passes: Vec<crate::model::pass::PassDef>,
-    /// Whether every pass file parsed (the unreferenced warning needs that).
-    pub(crate) passes_parsed: bool,
-    pub(crate) cases: Vec<crate::model::case::CaseDef>,
-    /// Every case's transcripts as the transcript rules read them (pass packs only).
-    pub(crate) transcripts: Vec<crate::model::transcript::Transcript>,
+    pub(crate) documents: Documents,
 }
 
 /// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
 pub fn run(pack: &Pack) -> Checked {
-    let mut out = Checked {
-        passes_parsed: true,
-        ..Checked::default()
-    };
-    let d = &mut out.diagnostics;
+    let mut out = Checked::default();
+    let (d, docs) = (&mut out.diagnostics, &mut out.documents);
     layout::walk_problems(pack, d);
     layout::check(pack, d);
     paths::check(pack, d);
     // The text, content and redaction rules: one reading of each file (rules/file_scan.rs).
     file_scan::check(pack, d);
     sizes::check(pack, d);
-    out.manifest = manifest::check(pack, &mut out.diagnostics);
+    docs.manifest = manifest::check(pack, d);
     match pack.kind {
-        PackKind::Theme => theme::check(pack, &mut out.diagnostics),
+        PackKind::Theme => theme::check(pack, d),
         PackKind::Pass => {
-            let (passes, all_parsed) = pass::check(pack, &mut out.diagnostics);
-            out.passes = passes;
-            out.passes_parsed = all_parsed;
-            prompt::check(pack, &out.passes, &mut out.diagnostics);
-            persona::check(pack, &mut out.diagnostics);
-            out.cases = case::check(pack, &mut out.diagnostics);
-            out.transcripts = transcript::check(pack, &out.cases, &mut out.diagnostics);
-            if out.passes_parsed {
-                unreferenced::check(pack, &out.passes, &mut out.diagnostics);
+            (docs.passes, docs.passes_parsed) = pass::check(pack, d);
+            prompt::check(pack, &docs.passes, d);
+            persona::check(pack, d);
+            docs.cases = case::check(pack, d);
+            docs.transcripts = transcript::check(pack, &docs.cases, d);
+            if docs.passes_parsed {
+                unreferenced::check(pack, &docs.passes, d);
             }
         }
     }

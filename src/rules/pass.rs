@@ -6,11 +6,11 @@
 
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
-use super::layout::{Place, is_name, place};
 use crate::core::{Diagnostic, Span, suggest};
 use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::toml_spans::{self, DeTable};
+use crate::pack::place::{Place, is_name, place};
 use crate::pack::{Pack, PackKind};
 
 mod help;

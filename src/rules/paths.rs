@@ -1,8 +1,8 @@
 //! Paths: component count, bytes, characters, names, and case collisions.
 
 use super::declare::declare_rules;
-use super::layout::{Place, is_name, place};
 use crate::core::Diagnostic;
+use crate::pack::place::{Place, is_name, place};
 use crate::pack::{EntryKind, Pack};
 
 declare_rules! {

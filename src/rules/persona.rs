@@ -4,9 +4,9 @@
 //! receive, Rules, Reply) by catalogue rank, and so each rule can say what its section is for.
 
 use super::declare::declare_rules;
-use super::layout::{Place, place};
 use crate::core::Diagnostic;
 use crate::core::Rule;
+use crate::pack::place::{Place, place};
 use crate::pack::{Pack, PackKind};
 
 declare_rules! {

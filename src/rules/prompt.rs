@@ -2,11 +2,11 @@
 //! closing instruction.
 
 use super::declare::declare_rules;
-use super::layout::{Place, place};
 use super::pass::INPUTS;
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
 use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
+use crate::pack::place::{Place, place};
 use crate::pack::{Pack, PackKind};
 
 declare_rules! {

@@ -1,9 +1,9 @@
 //! Prompts and personas that no pass names.
 
 use super::declare::declare_rules;
-use super::layout::{Place, place};
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
+use crate::pack::place::{Place, place};
 use crate::pack::{Pack, PackKind};
 
 declare_rules! {

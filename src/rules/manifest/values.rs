@@ -2,7 +2,7 @@
 //! says what is wrong with a value, or nothing.
 
 use crate::core::Span;
-use crate::rules::layout::is_name;
+use crate::pack::place::is_name;
 
 pub(crate) const RESERVED: &[&str] = &[
     "core", "hippo", "builtin", "local", "registry", "official", "test", "tests",
