@@ -165,7 +165,12 @@ fn snapshot(dir: &Path, name: &str, description: &str, content: &str) -> Result<
     }))
     .map_err(|_| {
         let rel = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(dir);
-        format!("{}/{name}.snap differs", rel.display())
+        let what = if dir.join(format!("{name}.snap")).exists() {
+            "differs"
+        } else {
+            "is missing"
+        };
+        format!("{}/{name}.snap {what}", rel.display())
     })
 }
 

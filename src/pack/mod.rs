@@ -5,6 +5,8 @@
 //! walk stops after [`MAX_ENTRIES`] entries.
 
 pub(crate) mod place;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod walk;
 
 pub use crate::model::manifest::PackKind;

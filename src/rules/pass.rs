@@ -351,15 +351,5 @@ pub(crate) fn pattern_problem(pattern: &str) -> Option<String> {
     }
 }
 
-/// A pack held in memory, of the given kind, for the unit tests of the rule families (built by
-/// the one in-memory builder, [`Pack::from_files`]).
-#[cfg(test)]
-pub(crate) fn test_pack(kind: PackKind, files: &[(&str, &str)]) -> Pack {
-    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
-    let mut pack = Pack::from_files(&files);
-    pack.kind = kind;
-    pack
-}
-
 #[cfg(test)]
 mod tests;

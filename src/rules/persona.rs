@@ -123,10 +123,10 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::pass::test_pack;
+    use crate::pack::testing::text_pack;
 
     fn run(persona: &str) -> Vec<String> {
-        let p = test_pack(
+        let p = text_pack(
             PackKind::Pass,
             &[("personas/r.md", persona), ("prompts/r.md", "")],
         );

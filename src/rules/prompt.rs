@@ -105,7 +105,7 @@ pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) 
 mod tests {
     use super::*;
     use crate::model::prompt::CLOSING_INSTRUCTION;
-    use crate::rules::pass::test_pack;
+    use crate::pack::testing::text_pack;
 
     fn pass(reads: &[&str]) -> PassDef {
         PassDef {
@@ -118,7 +118,7 @@ mod tests {
     }
 
     fn run(prompt: &str, passes: &[PassDef]) -> Vec<String> {
-        let p = test_pack(PackKind::Pass, &[("prompts/x.md", prompt)]);
+        let p = text_pack(PackKind::Pass, &[("prompts/x.md", prompt)]);
         let mut out = Vec::new();
         check(&p, passes, &mut out);
         crate::rules::finish(&p, &mut out);

@@ -120,19 +120,7 @@ mod tests {
         assert_eq!(listings(&text, "github"), 0);
     }
     use crate::core::Span;
-    use crate::pack::Pack;
-
-    fn pack(files: &[(&str, Vec<u8>, bool)]) -> Pack {
-        let list: Vec<(&str, &[u8])> = files.iter().map(|(p, b, _)| (*p, b.as_slice())).collect();
-        let mut pack = Pack::from_files(&list);
-        // A file cut at its size limit: sized, a prefix read, not scanned.
-        for (path, _, complete) in files {
-            if let Some(f) = pack.file_mut(path) {
-                f.complete = *complete;
-            }
-        }
-        pack
-    }
+    use crate::pack::testing::bytes_pack;
 
     /// An access key id of the right shape, built at run time.
     fn key() -> String {
@@ -147,7 +135,7 @@ mod tests {
             "Zk3".repeat(12)
         );
         let prompt = format!("Use {} here and {} there.\n", key(), key());
-        let p = pack(&[
+        let p = bytes_pack(&[
             ("prompts/p.md", prompt.clone().into_bytes(), true),
             (
                 "tests/c/transcripts/x.jsonl",
@@ -202,7 +190,7 @@ mod tests {
             .collect();
         let good = format!("ghp_{random}{tail}");
         let bad = format!("ghp_{random}{}", "Qx7Rt2");
-        let p = pack(&[
+        let p = bytes_pack(&[
             ("tests/c/notes/good.md", good.into_bytes(), true),
             ("tests/c/notes/made-up.md", bad.into_bytes(), true),
         ]);
@@ -225,7 +213,7 @@ mod tests {
     fn invalid_utf8_is_scanned_and_partial_files_are_not() {
         let mut bytes = b"\xff\xfe ".to_vec();
         bytes.extend_from_slice(key().as_bytes());
-        let p = pack(&[
+        let p = bytes_pack(&[
             ("tests/c/notes/a.md", bytes.clone(), true),
             ("tests/c/notes/b.md", bytes, false),
         ]);
@@ -237,7 +225,7 @@ mod tests {
 
     #[test]
     fn a_clean_pack_has_no_finding() {
-        let p = pack(&[
+        let p = bytes_pack(&[
             (
                 "prompts/p.md",
                 b"Respect the token budget; never print a password field.\n".to_vec(),

@@ -85,20 +85,7 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::{Pack, PackFile, PackKind};
-
-    fn pack(sizes: &[(&str, u64)]) -> Pack {
-        let mut pack = Pack::new(".".into(), PackKind::Pass);
-        for (p, s) in sizes {
-            pack.push_file(PackFile {
-                path: p.to_string(),
-                size: *s,
-                bytes: vec![],
-                complete: false,
-            });
-        }
-        pack
-    }
+    use crate::pack::testing::sized_pack;
 
     #[test]
     fn limits() {
@@ -109,10 +96,10 @@ mod tests {
         files.push(("a.md", 65_536));
         files.push(("b.md", 65_536));
         let mut out = Vec::new();
-        check(&pack(&files), &mut out);
+        check(&sized_pack(&files), &mut out);
         assert!(out.is_empty(), "at the limits nothing is reported: {out:?}");
         files.push(("c.md", 70_000));
-        check(&pack(&files), &mut out);
+        check(&sized_pack(&files), &mut out);
         let ids: Vec<_> = out.iter().map(|d| d.rule.id).collect();
         assert_eq!(ids, ["file-size", "outside-tests-size", "pack-size"]);
     }

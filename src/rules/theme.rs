@@ -97,10 +97,10 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
     use crate::pack::PackKind;
-    use crate::rules::pass::test_pack;
+    use crate::pack::testing::text_pack;
 
     fn run(json: &str) -> Vec<String> {
-        let p = test_pack(
+        let p = text_pack(
             PackKind::Theme,
             &[("theme.json", json), ("theme.css", "a{}")],
         );

@@ -294,7 +294,7 @@ tool = "codex"
             ("tests/c/notes/N.md", "n"),
         ];
         all.extend_from_slice(files);
-        let pack = case::tests::pack_of(&all);
+        let pack = crate::pack::testing::text_pack(crate::pack::PackKind::Pass, &all);
         let mut out = Vec::new();
         let cases = case::check(&pack, &mut out);
         assert!(out.is_empty());

@@ -40,11 +40,11 @@ pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::pass::test_pack;
+    use crate::pack::testing::text_pack;
 
     #[test]
     fn files_no_pass_names() {
-        let p = test_pack(
+        let p = text_pack(
             PackKind::Pass,
             &[
                 ("prompts/a.md", ""),

@@ -2,12 +2,8 @@
 
 use super::*;
 use crate::model::transcript::Tool;
-/// A pack of text files (the one in-memory builder, [`Pack::from_files`]).
-pub(crate) fn pack_of(files: &[(&str, &str)]) -> Pack {
-    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
-    Pack::from_files(&files)
-}
-
+use crate::pack::PackKind;
+use crate::pack::testing::text_pack;
 const GOOD: &str = r#"protocol = "HIPPO_V1"
 pass = "decision-log"
 about = "x"
@@ -32,11 +28,14 @@ contains = ["SQLite"]
 "#;
 
 fn run(case: &str) -> (Vec<CaseDef>, Vec<String>) {
-    let pack = pack_of(&[
-        ("passes/decision-log.toml", ""),
-        ("tests/c/case.toml", case),
-        ("tests/c/notes/Decision log.md", "# Decision log\n"),
-    ]);
+    let pack = text_pack(
+        PackKind::Pass,
+        &[
+            ("passes/decision-log.toml", ""),
+            ("tests/c/case.toml", case),
+            ("tests/c/notes/Decision log.md", "# Decision log\n"),
+        ],
+    );
     let mut out = Vec::new();
     let cases = check(&pack, &mut out);
     // In the order the output prints them (docs/ordering.md).

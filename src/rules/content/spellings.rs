@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::pack::PackKind;
-use crate::rules::pass::test_pack;
+use crate::pack::testing::text_pack;
 
 /// (rule id, quoted text) of each finding.
 fn found(text: &str) -> Vec<(&'static str, String)> {
@@ -172,13 +172,13 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     files.push(("README.md", NEAR_MISSES[5]));
     files.push(("personas/r.md", NEAR_MISSES[4]));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&test_pack(PackKind::Pass, &files), &mut out);
+    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
     let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
     assert_eq!(got, Vec::<String>::new());
     // Control: one unusual space and one spelled phrase in a prompt are found.
     files.push(("prompts/spiked.md", "y\u{43E}u\u{2800}are now"));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&test_pack(PackKind::Pass, &files), &mut out);
+    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
     let got: Vec<&str> = out.iter().map(|d| d.rule.id).collect();
     assert_eq!(got, ["unusual-space", "injection-phrase"]);
 }

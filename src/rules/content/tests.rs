@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::pack::PackKind;
-use crate::rules::pass::test_pack;
+use crate::pack::testing::text_pack;
 
 fn msgs(text: &str) -> Vec<String> {
     scan(text.as_bytes()).iter().map(message).collect()
@@ -215,7 +215,7 @@ fn which_files() {
     assert!(!applies_to("LICENSE"));
     assert!(!applies_to("LICENSE.md"));
     assert!(!applies_to("tests/c/notes/a.md"));
-    let p = test_pack(
+    let p = text_pack(
         PackKind::Pass,
         &[
             ("README.md", "https://example.com"),

@@ -3,6 +3,7 @@
 
 use crate::core::Diagnostic;
 use crate::pack::PackKind;
+use crate::pack::testing::text_pack;
 use crate::rules::{case, manifest, pass};
 
 const MANIFEST: &str = "protocol = \"HIPPO_V1\"\nname = \"decision-log\"\nversion = \"1.0.0\"\n\
@@ -25,7 +26,7 @@ fn findings(change: &[(&str, &str)]) -> Vec<Diagnostic> {
         files.iter_mut().find(|(p, _)| p == path).unwrap().1 = text.to_string();
     }
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
-    let pack = pass::test_pack(PackKind::Pass, &files);
+    let pack = text_pack(PackKind::Pass, &files);
     let mut out = Vec::new();
     manifest::check(&pack, &mut out);
     pass::check(&pack, &mut out);

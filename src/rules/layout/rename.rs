@@ -98,15 +98,11 @@ fn explains(pack: &Pack, fixed: &str, folder: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pack(files: &[&str]) -> Pack {
-        let list: Vec<(&str, &[u8])> = files.iter().map(|p| (*p, b"x".as_slice())).collect();
-        Pack::from_files(&list)
-    }
+    use crate::pack::testing::paths_pack;
 
     #[test]
     fn near_names_are_renames_and_far_ones_nothing() {
-        let p = pack(&["Pack.toml", "README.md", "passes/a.toml", "prompt/a.md"]);
+        let p = paths_pack(&["Pack.toml", "README.md", "passes/a.toml", "prompt/a.md"]);
         assert_eq!(
             help(&p, "Pack.toml", false).as_deref(),
             Some("rename Pack.toml to pack.toml, the missing file pack.toml")
@@ -135,7 +131,7 @@ mod tests {
 
     #[test]
     fn a_case_file_and_the_passes_folder_name_their_missing_file() {
-        let p = pack(&["pack.toml", "README.md", "pass/a.toml", "tests/c/Case.toml"]);
+        let p = paths_pack(&["pack.toml", "README.md", "pass/a.toml", "tests/c/Case.toml"]);
         assert_eq!(
             help(&p, "pass", true).as_deref(),
             Some("rename pass/ to passes/, the missing file passes/<name>.toml")

@@ -72,15 +72,11 @@ pub(crate) fn pattern(pattern: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pack(files: &[&str]) -> Pack {
-        let list: Vec<(&str, &[u8])> = files.iter().map(|p| (*p, b"x".as_slice())).collect();
-        Pack::from_files(&list)
-    }
+    use crate::pack::testing::paths_pack;
 
     #[test]
     fn a_path_names_the_nearest_file_or_the_files_there_are() {
-        let p = pack(&[
+        let p = paths_pack(&[
             "prompts/consolidation.md",
             "prompts/digest.md",
             "personas/r.md",
@@ -96,13 +92,13 @@ mod tests {
             "the personas of this pack: `personas/r.md`",
             "control: nothing near"
         );
-        let moved = pack(&["prompt/a.md", "personas/r.md"]);
+        let moved = paths_pack(&["prompt/a.md", "personas/r.md"]);
         assert_eq!(
             file(&moved, "prompts", "prompts/a.md"),
             "prompt/a.md has this name: move it into prompts/"
         );
         assert_eq!(
-            file(&pack(&["personas/r.md"]), "prompts", "prompts/b.md"),
+            file(&paths_pack(&["personas/r.md"]), "prompts", "prompts/b.md"),
             "this pack has no prompts/<name>.md: write prompts/b.md"
         );
     }

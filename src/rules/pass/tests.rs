@@ -2,10 +2,7 @@
 
 use super::*;
 use crate::model::pass::note_glob;
-
-fn pack(files: &[(&str, &str)]) -> Pack {
-    test_pack(PackKind::Pass, files)
-}
+use crate::pack::testing::text_pack;
 
 const GOOD: &str = r#"protocol = "HIPPO_V1"
 prompt = "prompts/decision-log.md"
@@ -17,11 +14,14 @@ note_paths = ["**/Decision log*.md", "**/Decisions.md"]
 "#;
 
 fn run(pass: &str) -> (Vec<PassDef>, bool, Vec<String>) {
-    let p = pack(&[
-        ("passes/decision-log.toml", pass),
-        ("prompts/decision-log.md", "x"),
-        ("personas/decision-log-reviewer.md", "x"),
-    ]);
+    let p = text_pack(
+        PackKind::Pass,
+        &[
+            ("passes/decision-log.toml", pass),
+            ("prompts/decision-log.md", "x"),
+            ("personas/decision-log-reviewer.md", "x"),
+        ],
+    );
     let mut out = Vec::new();
     let (defs, ok) = check(&p, &mut out);
     super::super::finish(&p, &mut out);
@@ -130,14 +130,14 @@ fn syntax_errors_are_located_and_clear_the_flag() {
 
 #[test]
 fn reserved_names() {
-    let p = pack(&[("passes/verify.toml", GOOD)]);
+    let p = text_pack(PackKind::Pass, &[("passes/verify.toml", GOOD)]);
     let mut out = Vec::new();
     check(&p, &mut out);
     assert!(
         out.iter()
             .any(|d| d.text("") == "passes/verify.toml: verify is reserved for core")
     );
-    let p = pack(&[("passes/verify-more.toml", GOOD)]);
+    let p = text_pack(PackKind::Pass, &[("passes/verify-more.toml", GOOD)]);
     let mut out = Vec::new();
     check(&p, &mut out);
     assert!(
@@ -165,7 +165,7 @@ fn note_glob_semantics() {
 
 #[test]
 fn unreadable_pass_clears_the_flag() {
-    let mut p = pack(&[("passes/a.toml", GOOD)]);
+    let mut p = text_pack(PackKind::Pass, &[("passes/a.toml", GOOD)]);
     p.file_mut("passes/a.toml").unwrap().bytes = vec![0xff, 0xfe];
     let mut out = Vec::new();
     let (defs, ok) = check(&p, &mut out);
