@@ -7,8 +7,8 @@ within the page's size limits (65,536 bytes a file, 524,288 a pack, 100 files):
 
   tests/flood/   1,700 prompt_contains strings (about 56 KB of case.toml), each found once in the
                  20 notes, whose bytes grow 1x, 2x, 4x; per_note = true, and the session with a
-                 62 KB turn declares every note, so each of the 20 calls sends that turn (the
-                 strings x prompts x prompt size the issue measured at 52 s).
+                 62 KB turn declares every note, so each of the 20 calls sends that turn (strings
+                 x prompts x prompt size: the cost that grows fastest with a pack's size).
   tests/cites/   one reply whose evidence cites the same 62 KB turn 1,500 times.
 
 then runs `check` and `test` on each (--rounds times, medians) and prints the pack's bytes, wall

@@ -67,10 +67,20 @@ pub(crate) fn parallel_ordered<T: Sync, R: Send>(
     f: impl Fn(usize, &T) -> R + Sync,
     sink: impl FnMut(R),
 ) {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len().max(1));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    ordered_on(threads, threads * AHEAD_PER_THREAD, items, f, sink)
+}
+
+/// [`parallel_ordered`] on `threads` threads (at most one an item) with a `window` of items a
+/// worker may start ahead of the oldest result not yet handed on.
+fn ordered_on<T: Sync, R: Send>(
+    threads: usize,
+    window: usize,
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+    sink: impl FnMut(R),
+) {
+    let threads = threads.min(items.len().max(1));
     if threads <= 1 {
         let mut sink = sink;
         for (i, t) in items.iter().enumerate() {
@@ -80,7 +90,7 @@ pub(crate) fn parallel_ordered<T: Sync, R: Send>(
     }
     let shared = Shared {
         next: std::sync::atomic::AtomicUsize::new(0),
-        window: threads * AHEAD_PER_THREAD,
+        window,
         handed: std::sync::Mutex::new(Handed::default()),
         cv: std::sync::Condvar::new(),
     };
@@ -230,37 +240,59 @@ pub(crate) fn check_each_of(dirs: &[String], several: bool, sink: impl FnMut(Pac
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    use std::time::{Duration, Instant};
 
-    #[test]
-    fn parallel_ordered_never_runs_more_than_a_window_ahead() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
+    /// Runs 500 items on `threads` threads with `window`, the first item holding until `window`
+    /// items have started (then a little longer, time for one more to start if the window let
+    /// it): how far ahead of the oldest result not yet handed on an item started, at most.
+    fn furthest_ahead(threads: usize, window: usize) -> usize {
         let items: Vec<usize> = (0..500).collect();
-        let handed = AtomicUsize::new(0);
-        let ahead = AtomicUsize::new(0);
+        let (started, handed, ahead) = (
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        );
         let mut out = Vec::new();
-        parallel_ordered(
-            &items,
-            |i, x| {
-                // The first item is slow: without the window every other item would finish first.
-                if i == 0 {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
+        let f = |i: usize, x: &usize| {
+            started.fetch_add(1, SeqCst);
+            ahead.fetch_max(i - handed.load(SeqCst).min(i), SeqCst);
+            if i == 0 {
+                let t = Instant::now();
+                while started.load(SeqCst) < window.min(items.len())
+                    && t.elapsed() < Duration::from_secs(10)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
                 }
-                ahead.fetch_max(i - handed.load(Ordering::SeqCst).min(i), Ordering::SeqCst);
-                x * 2
-            },
-            |r| {
-                out.push(r);
-                handed.fetch_add(1, Ordering::SeqCst);
-            },
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            x * 2
+        };
+        ordered_on(threads, window, &items, f, |r| {
+            out.push(r);
+            handed.fetch_add(1, SeqCst);
+        });
+        assert_eq!(
+            out,
+            items.iter().map(|x| x * 2).collect::<Vec<_>>(),
+            "the items' order"
         );
-        assert_eq!(out, items.iter().map(|x| x * 2).collect::<Vec<_>>());
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let limit = threads * AHEAD_PER_THREAD;
-        assert!(
-            ahead.load(Ordering::SeqCst) < limit.max(1),
-            "control: an item started {} ahead of the oldest result, window {limit}",
-            ahead.load(Ordering::SeqCst)
+        ahead.into_inner()
+    }
+
+    /// Whatever the machine's core count: four threads, and the first item slow, so without the
+    /// window every other item would start before it is handed on.
+    #[test]
+    fn a_worker_never_starts_an_item_a_window_ahead() {
+        assert_eq!(
+            furthest_ahead(4, 32),
+            31,
+            "items 1 to 31 start, item 32 waits"
         );
+        assert_eq!(furthest_ahead(2, 3), 2);
+        // control: a window as large as the items lets every item start while the first holds,
+        // and the measure sees it
+        assert_eq!(furthest_ahead(4, 500), 499);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Packs the gate used to miss, and names it used to let through (docs/action.md, "Finds the
-//! packs"): a link from the searched root to a folder above a pack outside it, a pack inside
+//! Packs the gate must find and names it must refuse where they hide (docs/action.md, "Finds
+//! the packs"): a link from the searched root to a folder above a pack outside it, a pack inside
 //! another pack's dot-folder, a submodule that is not checked out, a folder name holding a bidi
 //! control. Each beside a control that shows the same workspace without the trick.
 

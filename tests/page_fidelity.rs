@@ -1,5 +1,6 @@
-//! Fidelity to hippo's page "Writing a pack" in the places a first reading got wrong. Each
-//! test runs `check` over a variant of the page's good pack, with a control.
+//! Fidelity to hippo's page "Writing a pack" where a quick reading of it misleads: Codex
+//! sessions, URLs under tests/, spans near 23 hours, headings in code fences, descriptions'
+//! ends, "an" before an assistant record. Each test runs `check` over a variant of the page's good pack, with a control.
 
 mod common;
 

@@ -137,7 +137,17 @@ pub fn matches_bytes(bytes: &[u8]) -> Vec<Match> {
     scan::scan(bytes, false)
 }
 
-#[cfg(test)]
+// The corpus generates secret-shaped text at run time: the unit tests check every case, and
+// examples/secrets_corpus.rs (the feature secrets-corpus) writes it out for scripts/secrets_diff.py.
+#[cfg(any(test, feature = "secrets-corpus"))]
 mod corpus;
+
+/// Writes the redaction corpus to `dir`: one file a case (`<family>/<pos|near>-<n>.txt`) and
+/// `manifest.json` listing each file's family, kind and secret; returns the number of cases.
+#[cfg(feature = "secrets-corpus")]
+#[doc(hidden)]
+pub fn export_corpus(dir: &std::path::Path) -> std::io::Result<usize> {
+    corpus::export(dir)
+}
 #[cfg(test)]
 mod tests;
