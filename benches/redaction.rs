@@ -2,7 +2,7 @@
 //! assertion).
 //!
 //! ```text
-//! python3 /work/shared/bench/gen_registry.py /tmp/reg --packs 500
+//! python3 scripts/gen_registry.py /tmp/reg --packs 500
 //! HIPPO_BENCH_REGISTRY=/tmp/reg/packs cargo bench --bench redaction
 //! ```
 //!

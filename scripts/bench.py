@@ -2,7 +2,7 @@
 """Registry-scale benchmark for hippo-packs. Not a test: it prints figures, in one table, so the
 next change can be compared with this one (docs/performance.md says how to read them).
 
-Generates registries with shared/bench/gen_registry.py (under --work, never in the repository),
+Generates registries with scripts/gen_registry.py (under --work, never in the repository),
 then, for each registry size, runs `cat` of every file of the registry, `hippo-packs check` and
 `hippo-packs test` over every pack in PAIRED rounds (each round runs the three once, in turn, so
 the machine's noise hits all of them alike) and prints medians over the rounds:
@@ -49,9 +49,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GEN_CANDIDATES = [ROOT.parent / "shared", ROOT.parent.parent / "shared", Path("/work/shared")]
-GEN = next((c / "bench" / "gen_registry.py" for c in GEN_CANDIDATES if (c / "bench" / "gen_registry.py").exists()),
-           GEN_CANDIDATES[0] / "bench" / "gen_registry.py")
+GEN = ROOT / "scripts" / "gen_registry.py"
 TIME = "/usr/bin/time"
 SARIF_GZ_LIMIT = 10 * 1000 * 1000  # bytes, gzipped, per upload
 SARIF_RESULTS_LIMIT = 25_000  # results per run

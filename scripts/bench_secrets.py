@@ -2,7 +2,7 @@
 """check against a build of main and against gitleaks and Kingfisher (docs/redaction.md). Not a
 test: it prints figures.
 
-Generates the registry with shared/bench/gen_registry.py (under --work), then runs in PAIRED
+Generates the registry with scripts/gen_registry.py (under --work), then runs in PAIRED
 rounds (each round runs every command once, in turn, so the machine's noise hits all alike) and
 prints min / median / max of CPU seconds (user + system, every thread) and wall seconds of
   hippo-packs check packs/*   vs  --base BIN check packs/* (a build of main; target CPU <= 1.2x)
@@ -23,9 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GEN_CANDIDATES = [ROOT.parent / "shared", ROOT.parent.parent / "shared", Path("/work/shared")]
-GEN = next((c / "bench" / "gen_registry.py" for c in GEN_CANDIDATES if (c / "bench" / "gen_registry.py").exists()),
-           GEN_CANDIDATES[0] / "bench" / "gen_registry.py")
+GEN = ROOT / "scripts" / "gen_registry.py"
 
 
 def run_timed(cmd, cwd):

@@ -15,42 +15,41 @@ use crate::outcome::{Allowed, PackReport};
 use crate::rules::{self, configuration::UNUSED_ALLOWANCE};
 
 /// The file `ci` reads at the repository root.
-pub const CI_FILE: &str = ".hippo-packs.toml";
+pub(crate) const CI_FILE: &str = ".hippo-packs.toml";
 
 /// The largest configuration file read (bytes): the file is the workspace's, so a pull request
 /// controls it in `ci`.
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 /// The most `[[allow]]` entries a file may hold.
-pub const MAX_ENTRIES: usize = 1_000;
+pub(crate) const MAX_ENTRIES: usize = 1_000;
 /// The longest `path` glob (bytes): globs compile to automata, which grow with the pattern.
-pub const MAX_GLOB_BYTES: usize = 1_024;
+pub(crate) const MAX_GLOB_BYTES: usize = 1_024;
 /// The longest `rule`, `text` or `reason` (bytes).
-pub const MAX_TEXT_BYTES: usize = 4_096;
+pub(crate) const MAX_TEXT_BYTES: usize = 4_096;
 
 /// One `[[allow]]` entry.
 #[derive(Debug, Clone)]
-pub struct Allowance {
-    pub rule: String,
+pub(crate) struct Allowance {
+    pub(crate) rule: String,
     /// The glob as written, relative to the folder that holds the file.
-    pub path: String,
-    pub text: Option<String>,
-    pub reason: String,
-    /// Its line in the file (1-based), and its byte span, for the unused warning.
-    pub line: usize,
+    pub(crate) path: String,
+    pub(crate) text: Option<String>,
+    pub(crate) reason: String,
+    /// Its byte span in the file, for the unused warning.
     span: Span,
     glob: GlobSet,
 }
 
 /// A configuration file, read and checked.
 #[derive(Debug, Clone)]
-pub struct Config {
+pub(crate) struct Config {
     /// The file as named (`--config FILE`, or `.hippo-packs.toml`).
-    pub shown: String,
+    pub(crate) shown: String,
     /// The folder the `path` globs are relative to (absolute).
-    pub base: PathBuf,
-    pub allow: Vec<Allowance>,
+    pub(crate) base: PathBuf,
+    pub(crate) allow: Vec<Allowance>,
     /// How many findings each allowance took.
-    pub used: Vec<usize>,
+    pub(crate) used: Vec<usize>,
     /// For each allowance, the first finding it nearly matched (near::nearly), as
     /// `<path>:<line>:<col>: <message>` from the configuration's folder.
     near: Vec<Option<String>>,
@@ -76,7 +75,7 @@ struct RawAllow {
 
 impl Config {
     /// Reads `path`; `Err` is a one-line reason (a usage error: the file is the caller's).
-    pub fn load(path: &Path, shown: &str) -> Result<Config, String> {
+    pub(crate) fn load(path: &Path, shown: &str) -> Result<Config, String> {
         let text = read_capped(path).map_err(|e| format!("{shown}: {e}"))?;
         let base = std::path::absolute(path)
             .ok()
@@ -87,7 +86,7 @@ impl Config {
     }
 
     /// Parses the file's text; `base` is the folder globs are relative to.
-    pub fn parse(text: &str, shown: &str, base: PathBuf) -> Result<Config, String> {
+    pub(crate) fn parse(text: &str, shown: &str, base: PathBuf) -> Result<Config, String> {
         let raw: RawFile = toml::from_str(text).map_err(|e| {
             // A key or value quoted in the message may hold a line break: one line, always.
             let msg = crate::core::escape::line(e.message().trim()).into_owned();
@@ -125,7 +124,6 @@ impl Config {
                 path: a.path,
                 text: a.text,
                 reason: a.reason,
-                line,
                 span,
                 glob,
             });
@@ -142,7 +140,7 @@ impl Config {
     }
 
     /// Moves every warning of `r` that an allowance matches to `r.allowed`.
-    pub fn apply(&mut self, r: &mut PackReport) {
+    pub(crate) fn apply(&mut self, r: &mut PackReport) {
         let pack = std::fs::canonicalize(&r.dir).ok();
         let mut kept = Vec::with_capacity(r.diagnostics.len());
         for d in std::mem::take(&mut r.diagnostics) {
@@ -194,7 +192,7 @@ impl Config {
 
     /// `unused-allowance` warnings, one per allowance that took nothing, at its line; one that
     /// nearly matched a finding names it.
-    pub fn unused(&self) -> Vec<Diagnostic> {
+    pub(crate) fn unused(&self) -> Vec<Diagnostic> {
         let idx = LineIndex::new(self.text.as_bytes());
         self.allow
             .iter()

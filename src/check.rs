@@ -10,8 +10,9 @@ use crate::rules::{self, layout};
 /// A loaded and checked pack, for `test` to reuse (its skipped entries and diagnostics moved
 /// into the report).
 pub struct Loaded {
+    /// The pack as the walk read it.
     pub pack: Pack,
-    pub documents: Documents,
+    pub(crate) documents: Documents,
 }
 
 /// Checks one folder. `prefix` is what the text output puts before its paths.
@@ -61,7 +62,7 @@ const AHEAD_PER_THREAD: usize = 8;
 /// The calling thread is one of the workers (one thread fewer to start and to wake): between
 /// its own items it takes the others' results without waiting and hands on what is in order,
 /// and it waits only at the window's edge and at the end (docs/performance.md, "Parallelism").
-pub fn parallel_ordered<T: Sync, R: Send>(
+pub(crate) fn parallel_ordered<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(usize, &T) -> R + Sync,
     sink: impl FnMut(R),
@@ -199,14 +200,17 @@ impl<R, S: FnMut(R)> InOrder<'_, R, S> {
 }
 
 /// Runs `f` over `items` on every core, returning the results in the items' order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+pub(crate) fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
     let mut out = Vec::with_capacity(items.len());
     parallel_ordered(items, f, |r| out.push(r));
     out
 }
 
 /// The text prefix of a pack's paths: nothing with one folder, `<dir>/` with several.
-pub fn prefix_for(dir: &str, several: bool) -> String {
+pub(crate) fn prefix_for(dir: &str, several: bool) -> String {
     if several {
         format!("{}/", dir.trim_end_matches('/'))
     } else {
@@ -215,7 +219,7 @@ pub fn prefix_for(dir: &str, several: bool) -> String {
 }
 
 /// Checks every folder (in parallel), reports in the order given.
-pub fn check_all(dirs: &[String]) -> Vec<PackReport> {
+pub(crate) fn check_all(dirs: &[String]) -> Vec<PackReport> {
     let mut out = Vec::with_capacity(dirs.len());
     check_each(dirs, |r| out.push(r));
     out
@@ -223,13 +227,13 @@ pub fn check_all(dirs: &[String]) -> Vec<PackReport> {
 
 /// Checks every folder (in parallel) and hands each report to `sink` in the order given, as
 /// soon as it can: a registry run streams its output in flat memory.
-pub fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
+pub(crate) fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {
     check_each_of(dirs, dirs.len() > 1, sink)
 }
 
 /// [`check_each`] of packs that are part of a larger run: `several` says whether the run has
 /// several packs (their paths are prefixed), however many `dirs` holds.
-pub fn check_each_of(dirs: &[String], several: bool, sink: impl FnMut(PackReport)) {
+pub(crate) fn check_each_of(dirs: &[String], several: bool, sink: impl FnMut(PackReport)) {
     parallel_ordered(dirs, |_, d| check_dir(d, prefix_for(d, several)).0, sink)
 }
 

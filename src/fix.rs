@@ -33,37 +33,37 @@ const MAX_ROUNDS: usize = 4;
 /// One fix made: where (line and code-point column of the file as it was before any fix) and
 /// what (`removed U+200B ZERO WIDTH SPACE`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fixed {
-    pub line: usize,
-    pub col: usize,
-    pub message: String,
+pub(crate) struct Fixed {
+    pub(crate) line: usize,
+    pub(crate) col: usize,
+    pub(crate) message: String,
 }
 
 /// A file the fixes change: its bytes before and after, and each fix.
 #[derive(Debug, Clone)]
-pub struct FileFix {
+pub(crate) struct FileFix {
     /// Pack-relative, `/`-separated.
-    pub path: String,
-    pub before: Vec<u8>,
-    pub after: Vec<u8>,
-    pub fixed: Vec<Fixed>,
+    pub(crate) path: String,
+    pub(crate) before: Vec<u8>,
+    pub(crate) after: Vec<u8>,
+    pub(crate) fixed: Vec<Fixed>,
     /// Why the file was not written ([`write`]), if it was not.
-    pub refused: Option<String>,
+    pub(crate) refused: Option<String>,
 }
 
 /// The fixes of one pack folder, its files in walk order.
 #[derive(Debug, Clone, Default)]
-pub struct PackFixes {
+pub(crate) struct PackFixes {
     /// The folder as given.
-    pub dir: String,
+    pub(crate) dir: String,
     /// What the text output puts before the pack's paths (`check::prefix_for`).
-    pub prefix: String,
-    pub files: Vec<FileFix>,
+    pub(crate) prefix: String,
+    pub(crate) files: Vec<FileFix>,
 }
 
 /// Plans the fixes of every folder (in parallel), in the order given. `config`'s allowances
 /// keep the warnings they allow from being fixed: a maintainer judged them.
-pub fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes> {
+pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes> {
     let several = dirs.len() > 1;
     let config = Mutex::new(config);
     parallel_map(dirs, |_, d| plan_dir(d, prefix_for(d, several), &config))
@@ -71,7 +71,7 @@ pub fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes> {
 
 /// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round
 /// finds nothing to fix.
-pub fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> PackFixes {
+pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> PackFixes {
     let mut out = PackFixes {
         dir: dir.to_string(),
         prefix: prefix.clone(),
@@ -209,7 +209,7 @@ fn guard(findings: &[&Diagnostic]) -> Guard {
 /// folder, or the file changed since it was read: then `refused` says why and the file is left
 /// as it is. The pack folder itself, named on the command line, is followed as the walk follows
 /// it.
-pub fn write(p: &mut PackFixes) {
+pub(crate) fn write(p: &mut PackFixes) {
     let dir = Path::new(&p.dir);
     for f in &mut p.files {
         let rel = Path::new(&f.path);

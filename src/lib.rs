@@ -5,13 +5,13 @@
 //! engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers);
 //! [`github`]; [`ci`] (the Action); [`cli`].
 
-pub mod allow;
+mod allow;
 pub mod check;
 mod ci;
 pub mod cli;
 pub mod core;
 pub mod dream;
-pub mod fix;
+mod fix;
 mod fixture;
 mod github;
 pub mod model;

@@ -8,14 +8,18 @@ use crate::pack::PackKind;
 /// Which command produced the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// `hippo-packs check`.
     Check,
+    /// `hippo-packs test`.
     Test,
 }
 
 /// One fixture case's result.
 #[derive(Debug, Clone, Default)]
 pub struct CaseResult {
+    /// The case's folder name under `tests/`.
     pub name: String,
+    /// What the pass did.
     pub counts: Counts,
     /// One `test-expectation` diagnostic per failed expectation (empty: the case passed).
     pub failures: Vec<Diagnostic>,
@@ -38,19 +42,19 @@ pub struct CaseResult {
 }
 
 /// The most of a note `-v` shows, in bytes.
-pub const NOTE_SHOWN: usize = 4096;
+pub(crate) const NOTE_SHOWN: usize = 4096;
 
 /// A failed case's cause: its reason line, and the failures (indices into
 /// [`CaseResult::failures`]) that follow from it.
 #[derive(Debug, Clone, Default)]
 pub struct Cause {
-    pub why: String,
-    pub explains: Vec<usize>,
+    pub(crate) why: String,
+    pub(crate) explains: Vec<usize>,
 }
 
 impl CaseResult {
     /// The cause of failure `i`, when the case's cause explains it.
-    pub fn cause_of(&self, i: usize) -> Option<&str> {
+    pub(crate) fn cause_of(&self, i: usize) -> Option<&str> {
         self.cause
             .as_ref()
             .filter(|c| c.explains.contains(&i))
@@ -61,8 +65,8 @@ impl CaseResult {
 /// A warning an `[[allow]]` entry matched, and the entry's reason.
 #[derive(Debug, Clone)]
 pub struct Allowed {
-    pub diagnostic: Diagnostic,
-    pub reason: String,
+    pub(crate) diagnostic: Diagnostic,
+    pub(crate) reason: String,
 }
 
 /// Everything known about one pack after `check` (and `test`).
@@ -75,8 +79,11 @@ pub struct PackReport {
     /// The pack folder relative to the working folder, `/`-separated, no `./` (empty: the working
     /// folder itself): machine formats build their URIs from it.
     pub uri_base: String,
+    /// `pack.toml`'s `name`, when it has one.
     pub name: Option<String>,
+    /// `pack.toml`'s `version`, when it has one.
     pub version: Option<String>,
+    /// The pack's kind, when `pack.toml` says.
     pub kind: Option<PackKind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
@@ -96,25 +103,25 @@ pub struct PackReport {
 }
 
 impl PackReport {
-    pub fn errors(&self) -> usize {
+    pub(crate) fn errors(&self) -> usize {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count()
     }
-    pub fn warnings(&self) -> usize {
+    pub(crate) fn warnings(&self) -> usize {
         self.diagnostics.len() - self.errors()
     }
-    pub fn failed_cases(&self) -> usize {
+    pub(crate) fn failed_cases(&self) -> usize {
         self.cases.iter().filter(|c| !c.failures.is_empty()).count()
     }
     /// The name `ok <pack>/<case>` uses: the manifest's name, or the folder.
-    pub fn display_name(&self) -> &str {
+    pub(crate) fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.dir)
     }
     /// How the lines of a run name this pack: the manifest's name (or the folder) in a run over
     /// one pack, the folder as given in a run over several (docs/output-formats.md).
-    pub fn run_name(&self) -> &str {
+    pub(crate) fn run_name(&self) -> &str {
         if self.prefix.is_empty() {
             self.display_name()
         } else {
@@ -122,11 +129,11 @@ impl PackReport {
         }
     }
     /// `<pack>/<case>` as `ok` and `FAIL` lines name a case.
-    pub fn case_label(&self, case: &str) -> String {
+    pub(crate) fn case_label(&self, case: &str) -> String {
         format!("{}/{case}", self.run_name())
     }
     /// Whether the pack fails: an error, a failed case or an unmatched `--case`.
-    pub fn failed(&self, deny_warnings: bool) -> bool {
+    pub(crate) fn failed(&self, deny_warnings: bool) -> bool {
         self.errors() > 0
             || self.failed_cases() > 0
             || self.no_case.is_some()

@@ -10,26 +10,26 @@ use crate::core::Diagnostic;
 use crate::outcome::PackReport;
 
 /// The repository root's configuration file, when there is one.
-pub fn path(root: &Path) -> Option<PathBuf> {
+pub(crate) fn path(root: &Path) -> Option<PathBuf> {
     let p = root.join(CI_FILE);
     p.is_file().then_some(p)
 }
 
 /// Reads the file; `Err` is a one-line reason.
-pub fn load(p: &Path) -> Result<Config, String> {
+pub(crate) fn load(p: &Path) -> Result<Config, String> {
     Config::load(p, CI_FILE)
 }
 
 /// Applies the allowances to every report; returns the `unused-allowance` warnings (none in a
 /// shard, which sees only part of the packs).
-pub fn apply(c: &mut Config, reports: &mut [PackReport], sharded: bool) -> Vec<Diagnostic> {
+pub(crate) fn apply(c: &mut Config, reports: &mut [PackReport], sharded: bool) -> Vec<Diagnostic> {
     reports.iter_mut().for_each(|r| c.apply(r));
     if sharded { Vec::new() } else { c.unused() }
 }
 
 /// The job summary's lines: each allowed warning with its reason, then a note when the pull
 /// request changes the file (its allowances apply to this very run).
-pub fn notes(reports: &[PackReport], changed: Option<&[String]>) -> Vec<String> {
+pub(crate) fn notes(reports: &[PackReport], changed: Option<&[String]>) -> Vec<String> {
     let mut out = Vec::new();
     let used: Vec<String> = reports
         .iter()

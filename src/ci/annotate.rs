@@ -20,7 +20,7 @@ use crate::report::github::annotate as command_line;
 use crate::report::located::{location_path, raw_message};
 
 /// GitHub shows at most this many annotations of one level per step from workflow commands.
-pub const COMMANDS_PER_LEVEL: usize = 10;
+pub(crate) const COMMANDS_PER_LEVEL: usize = 10;
 
 /// One finding, with what decides its rank.
 struct Finding<'a> {
@@ -58,7 +58,7 @@ fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
 }
 
 /// Annotates as `annotations` says; returns the notes for the job summary.
-pub fn annotate(
+pub(crate) fn annotate(
     reports: &[PackReport],
     gate: &Gate,
     cx: &Context<'_>,
@@ -108,14 +108,14 @@ pub fn annotate(
 }
 
 /// What the annotation step needs to know of the run.
-pub struct Context<'a> {
-    pub settings: &'a Settings,
-    pub gh: &'a GithubEnv,
-    pub log: &'a Log,
+pub(crate) struct Context<'a> {
+    pub(crate) settings: &'a Settings,
+    pub(crate) gh: &'a GithubEnv,
+    pub(crate) log: &'a Log,
     /// The job's verdict: the check run's conclusion.
-    pub failed: bool,
+    pub(crate) failed: bool,
     /// One line of counts: the check run's title.
-    pub title: String,
+    pub(crate) title: String,
 }
 
 /// At most ten workflow commands per level, the ones that matter first, then one notice with

@@ -14,22 +14,22 @@ use crate::github::event::{self, PullRequest};
 
 /// The commit and ref an upload goes to, and how they were found (for the log).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    pub sha: String,
-    pub git_ref: String,
-    pub how: String,
+pub(crate) struct Target {
+    pub(crate) sha: String,
+    pub(crate) git_ref: String,
+    pub(crate) how: String,
 }
 
 /// The `ref` and `sha` inputs, when given (both or neither).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Given {
-    pub git_ref: Option<String>,
-    pub sha: Option<String>,
+pub(crate) struct Given {
+    pub(crate) git_ref: Option<String>,
+    pub(crate) sha: Option<String>,
 }
 
 /// Where the results go; `Err` says why they cannot go anywhere safely.
 /// `root` is the repository root, whose `.git` names the checked-out commit.
-pub fn target(given: &Given, root: &Path, gh: &GithubEnv) -> Result<Target, String> {
+pub(crate) fn target(given: &Given, root: &Path, gh: &GithubEnv) -> Result<Target, String> {
     if let (Some(sha), Some(git_ref)) = (&given.sha, &given.git_ref) {
         return Ok(Target {
             sha: sha.clone(),
@@ -124,7 +124,7 @@ fn pull_request_target(
 /// Why a `pull_request_target` run's checkout is not the pull request's code (the base branch,
 /// as `actions/checkout` gives by default); `None` on other events, on a head or merge
 /// checkout, and when the ref and sha inputs say where the results go.
-pub fn base_checkout(given: &Given, root: &Path, gh: &GithubEnv) -> Option<String> {
+pub(crate) fn base_checkout(given: &Given, root: &Path, gh: &GithubEnv) -> Option<String> {
     if gh.event_name.as_deref() != Some("pull_request_target") {
         return None;
     }
@@ -132,7 +132,7 @@ pub fn base_checkout(given: &Given, root: &Path, gh: &GithubEnv) -> Option<Strin
 }
 
 /// Checks the `ref` and `sha` inputs: both or neither, a full ref and a full object name.
-pub fn given(git_ref: Option<String>, sha: Option<String>) -> Result<Given, String> {
+pub(crate) fn given(git_ref: Option<String>, sha: Option<String>) -> Result<Given, String> {
     let sha = match sha {
         Some(s) => Some(
             checkout::object_name(&s)

@@ -15,12 +15,12 @@ use crate::outcome::PackReport;
 
 /// How deep the search for packs goes: a folder at this depth is looked at, its subfolders are
 /// not (each is an error, [`Blocked::TooDeep`]).
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// A finding of discovery's own, about one folder or link: a pack in it or behind it would go
 /// unseen, or its name hides characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Blocked {
+pub(crate) enum Blocked {
     /// Its name is not UTF-8.
     NotUtf8,
     /// Deeper than [`MAX_DEPTH`] levels.
@@ -45,7 +45,7 @@ pub enum Blocked {
 
 impl Blocked {
     /// The message after the folder's path.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             Blocked::NotUtf8 => {
                 "a folder whose name is not UTF-8; discovery cannot search it for packs".into()
@@ -82,11 +82,11 @@ impl Blocked {
 
 /// What discovery found: the packs, and its own findings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Found {
-    pub packs: Vec<String>,
+pub(crate) struct Found {
+    pub(crate) packs: Vec<String>,
     /// Each finding's folder (`root` joined, a non-UTF-8 name shown with U+FFFD), the path
     /// itself, and what it is, in byte order of the paths.
-    pub blocked: Vec<(String, PathBuf, Blocked)>,
+    pub(crate) blocked: Vec<(String, PathBuf, Blocked)>,
 }
 
 /// Every folder under `root` holding a `pack.toml`, in byte order of their paths, never under
@@ -94,7 +94,7 @@ pub struct Found {
 /// searched like any other; inside a pack only the dot-folders its walk skips, found by the walk
 /// itself ([`crate::pack::walk::hidden_folders`]). Paths are `root` joined with the relative path
 /// (`root` itself when it is a pack); with `root` `.`, just the relative path.
-pub fn discover(root: &str) -> std::io::Result<Found> {
+pub(crate) fn discover(root: &str) -> std::io::Result<Found> {
     let mut search = Search::new(root)?;
     loop {
         let packs = search.step();
@@ -109,9 +109,9 @@ pub fn discover(root: &str) -> std::io::Result<Found> {
 
 /// A pack discovery found, whose inside it has not searched yet.
 #[derive(Debug, Clone)]
-pub struct FoundPack {
+pub(crate) struct FoundPack {
     /// Its folder as discovery names it (`root` joined).
-    pub dir: String,
+    pub(crate) dir: String,
     path: PathBuf,
     rel: Vec<String>,
 }
@@ -120,7 +120,7 @@ pub struct FoundPack {
 /// without entering them, [`Search::enter`] enters a pack through the dot-folders its walk
 /// skipped, until a step finds nothing. Whoever walks the packs anyway (`ci` checking every
 /// pack) hands the walk's dot-folders to `enter`, so a pack's folders are listed once.
-pub struct Search {
+pub(crate) struct Search {
     root: String,
     links: link::Links,
     found: Found,
@@ -133,7 +133,7 @@ pub struct Search {
 
 impl Search {
     /// A search of `root`: an error when it is not a folder that can be read.
-    pub fn new(root: &str) -> std::io::Result<Search> {
+    pub(crate) fn new(root: &str) -> std::io::Result<Search> {
         let meta = std::fs::metadata(root)?;
         if !meta.is_dir() {
             return Err(std::io::Error::new(
@@ -153,7 +153,7 @@ impl Search {
 
     /// Searches the folders still to search (depth first, in byte order), stopping at each pack:
     /// the packs found, in that order.
-    pub fn step(&mut self) -> Vec<FoundPack> {
+    pub(crate) fn step(&mut self) -> Vec<FoundPack> {
         let mut new = Vec::new();
         while let Some((dir, rel)) = self.stack.pop() {
             if dir.join("pack.toml").symlink_metadata().is_ok() {
@@ -212,7 +212,7 @@ impl Search {
 
     /// Enters the pack `p` through `hidden`, the dot-folders its walk skipped ([`crate::pack::Pack::hidden_folders`]):
     /// each but `.git` is searched like any folder by the next step, or is a finding.
-    pub fn enter(&mut self, p: &FoundPack, hidden: &[(String, bool)]) {
+    pub(crate) fn enter(&mut self, p: &FoundPack, hidden: &[(String, bool)]) {
         for (sub, utf8) in hidden.iter().rev() {
             let parts: Vec<&str> = sub.split('/').collect();
             if parts.last() == Some(&".git") {
@@ -239,7 +239,7 @@ impl Search {
     /// What the search found: the packs in byte order of their paths, then discovery's own
     /// findings (hidden characters in the folder names leading to a pack, submodules not
     /// checked out), all sorted by path.
-    pub fn finish(mut self) -> Found {
+    pub(crate) fn finish(mut self) -> Found {
         self.packs.sort_by(|a, b| a.0.cmp(&b.0));
         self.found.packs = self.packs.into_iter().map(|(_, d)| d).collect();
         let root = self.root.as_str();
@@ -296,7 +296,7 @@ fn join_rel(root: &str, rel: &[String]) -> String {
 
 /// A blocked entry's path relative to the repository root, like `core::paths::uri_base` but without resolving
 /// the entry itself (a link names where it is, not where it points).
-pub fn entry_uri_base(path: &Path, root: Option<&Path>) -> String {
+pub(crate) fn entry_uri_base(path: &Path, root: Option<&Path>) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -315,7 +315,7 @@ pub fn entry_uri_base(path: &Path, root: Option<&Path>) -> String {
 /// Each of discovery's findings as a report of its own holding one diagnostic: it is counted,
 /// annotated, in the SARIF and the summary, and under `scope: changed` it gates when the pull
 /// request touches a file under it (docs/action.md, "Finds the packs").
-pub fn reports(found: &Found, root: Option<&Path>) -> Vec<PackReport> {
+pub(crate) fn reports(found: &Found, root: Option<&Path>) -> Vec<PackReport> {
     found
         .blocked
         .iter()

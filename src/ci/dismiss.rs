@@ -20,19 +20,19 @@ use crate::github::env::GithubEnv;
 use crate::github::event;
 
 /// How a dismissal's comment starts: the mark by which `ci` knows the alerts it dismissed.
-pub const MARK: &str = "hippo-packs allowance: ";
+pub(crate) const MARK: &str = "hippo-packs allowance: ";
 /// The most alerts changed in one run: with the check run's 20 requests, under GitHub's
 /// secondary limit of 80 content-creating requests a minute. The rest wait for the next run.
-pub const MAX_CHANGES: usize = 50;
+pub(crate) const MAX_CHANGES: usize = 50;
 /// The most pages of alerts read per state (100 alerts a page).
-pub const MAX_PAGES: usize = 10;
+pub(crate) const MAX_PAGES: usize = 10;
 
 /// The events whose runs may dismiss: those of a branch, never of a pull request.
 const EVENTS: [&str; 3] = ["push", "schedule", "workflow_dispatch"];
 
 /// Dismisses and reopens as the allowances of this run say; what it did goes to the log and
 /// to the upload's notes for the job summary (nothing when the run is not one that dismisses).
-pub fn dismiss(
+pub(crate) fn dismiss(
     sarif: &str,
     s: &Settings,
     gh: &GithubEnv,
@@ -182,7 +182,7 @@ fn key(a: &Alert) -> Key {
 }
 
 /// The comment of a dismissal: [`MARK`], then the reason, cut to GitHub's limit.
-pub fn comment(reason: &str) -> String {
+pub(crate) fn comment(reason: &str) -> String {
     let text = format!("{MARK}{reason}");
     if text.chars().count() <= alerts::MAX_COMMENT {
         return text;

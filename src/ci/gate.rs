@@ -16,20 +16,20 @@ use crate::outcome::PackReport;
 const LACKS: &str = "another commit checked out, a sparse checkout, or a checkout-path that is not the repository's folder";
 
 /// What the scope step decided.
-pub struct Gate {
-    pub gated: Vec<bool>,
-    pub notes: Vec<String>,
+pub(crate) struct Gate {
+    pub(crate) gated: Vec<bool>,
+    pub(crate) notes: Vec<String>,
     /// The pull request's changed files, when listed (annotations put theirs first).
-    pub files: Option<Vec<String>>,
+    pub(crate) files: Option<Vec<String>>,
     /// The job fails whatever the packs say: a `pull_request_target` run checked out other
     /// code than the pull request's, under `scope: changed`.
-    pub fails_job: bool,
+    pub(crate) fails_job: bool,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
 /// touches (every pack, with a notice saying why, when its files cannot be listed). `paths` are
 /// the packs' repository-relative folders, every pack discovered (before a `shard` partition).
-pub fn gate(
+pub(crate) fn gate(
     paths: &[String],
     s: &Settings,
     gh: &GithubEnv,
@@ -240,7 +240,7 @@ fn merge_group(
 }
 
 /// Whether a pack fails the gate.
-pub fn fails(r: &PackReport, fail_on: FailOn) -> bool {
+pub(crate) fn fails(r: &PackReport, fail_on: FailOn) -> bool {
     match fail_on {
         FailOn::Never => false,
         FailOn::Error => r.failed(false),

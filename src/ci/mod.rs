@@ -24,10 +24,10 @@ mod upload;
 use std::io::Write;
 use std::path::Path;
 
-pub use discover::discover;
-pub use gate::fails;
-pub use sarif_path::refusal as sarif_file_refusal;
-pub use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub(crate) use discover::discover;
+pub(crate) use gate::fails;
+pub(crate) use sarif_path::refusal as sarif_file_refusal;
+pub(crate) use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
 use crate::core::paths::uri_base;
 use crate::github::command::{Level, Log};
@@ -40,7 +40,7 @@ use output::{append, say};
 
 /// Whether the job passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Passed,
     Failed,
 }
@@ -56,7 +56,7 @@ impl Verdict {
 }
 
 /// `ci` with its settings resolved, writing its log to `out`.
-pub fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
+pub(crate) fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
     let log = Log::new(gh.actions, s.token.as_deref());
     let mut runtime = runtime::LazyRuntime::default();
     say(out, &root_note(s, gh, &log))?;

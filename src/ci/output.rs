@@ -9,13 +9,13 @@ use crate::report;
 use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS};
 
 /// Writes a text to the run's log.
-pub fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+pub(crate) fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())?;
     Ok(())
 }
 
 /// One pack's block of the text report: the check lines, then the case lines.
-pub fn pack_text(r: &PackReport, tested: bool) -> String {
+pub(crate) fn pack_text(r: &PackReport, tested: bool) -> String {
     let mut text = report::text::render(std::slice::from_ref(r), Mode::Check);
     if tested && r.errors() == 0 {
         let cases = PackReport {
@@ -27,7 +27,7 @@ pub fn pack_text(r: &PackReport, tested: bool) -> String {
     text
 }
 
-pub fn status(r: &PackReport) -> String {
+pub(crate) fn status(r: &PackReport) -> String {
     let mut parts = Vec::new();
     let n = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if r.errors() > 0 {
@@ -50,7 +50,7 @@ pub fn status(r: &PackReport) -> String {
 /// followed (`core::safe_write::write_atomic`). The file and every folder this creates get the owner
 /// and group of `owner_of` (the workspace): `ci` runs as the container's root, and a
 /// self-hosted runner's next checkout must be able to remove what it left.
-pub fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow::Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow::Result<()> {
     let mut created = Vec::new();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         let mut p = Some(parent);
@@ -95,7 +95,7 @@ fn give_owner(paths: &[std::path::PathBuf], owner_of: &Path) -> anyhow::Result<(
     Ok(())
 }
 
-pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn append(path: &Path, text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     std::fs::OpenOptions::new()
         .create(true)
@@ -107,7 +107,7 @@ pub fn append(path: &Path, text: &str) -> anyhow::Result<()> {
 
 /// Above what code scanning stores of a run (the SARIF results of `reports` and `extra`), a
 /// notice: how many, what is kept, what to do; returns the summary's note.
-pub fn over_stored(
+pub(crate) fn over_stored(
     reports: &[PackReport],
     extra: &[crate::core::Diagnostic],
     log: &Log,

@@ -15,7 +15,9 @@ use crate::outcome::PackReport;
 
 /// Every pack under the root, each checked (and tested), and discovery's findings: the reports
 /// by pack folder as discovery names it.
-pub fn find_and_check(s: &Settings) -> anyhow::Result<std::io::Result<(Found, ReportsByDir)>> {
+pub(crate) fn find_and_check(
+    s: &Settings,
+) -> anyhow::Result<std::io::Result<(Found, ReportsByDir)>> {
     let mut search = match Search::new(&s.root) {
         Ok(search) => search,
         Err(e) => return Ok(Err(e)),
@@ -54,23 +56,27 @@ pub fn find_and_check(s: &Settings) -> anyhow::Result<std::io::Result<(Found, Re
 
 /// The reports of the packs already checked, by folder.
 #[derive(Default)]
-pub struct ReportsByDir(HashMap<String, PackReport>);
+pub(crate) struct ReportsByDir(HashMap<String, PackReport>);
 
 impl ReportsByDir {
     /// Whether the pack at `dir` was checked.
-    pub fn has(&self, dir: &str) -> bool {
+    pub(crate) fn has(&self, dir: &str) -> bool {
         self.0.contains_key(dir)
     }
 
     /// The report of the pack at `dir`, if it was checked.
-    pub fn take(&mut self, dir: &str) -> Option<PackReport> {
+    pub(crate) fn take(&mut self, dir: &str) -> Option<PackReport> {
         self.0.remove(dir)
     }
 }
 
 /// Checks (and tests) every pack; `several`: whether the run holds several packs (their paths
 /// are prefixed in the text).
-pub fn run_packs(dirs: &[String], s: &Settings, several: bool) -> anyhow::Result<Vec<PackReport>> {
+pub(crate) fn run_packs(
+    dirs: &[String],
+    s: &Settings,
+    several: bool,
+) -> anyhow::Result<Vec<PackReport>> {
     if s.test {
         crate::fixture::test_all(&crate::fixture::TestOptions {
             dirs: dirs.to_vec(),

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Where the repository root came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// The `checkout-path` input.
     Input,
     /// The nearest folder at or above `path` holding a `.git` (a folder, or a file in a
@@ -22,13 +22,13 @@ pub enum Found {
 
 /// The repository root and the `path` input seen from it.
 #[derive(Debug, Clone)]
-pub struct Root {
+pub(crate) struct Root {
     /// The folder (links resolved, except the workspace as the runner names it).
-    pub dir: PathBuf,
-    pub found: Found,
+    pub(crate) dir: PathBuf,
+    pub(crate) found: Found,
     /// `path` relative to the root, `/`-separated (empty: the root itself); `None` when `path`
     /// does not exist or lies outside the root.
-    pub path_from_root: Option<String>,
+    pub(crate) path_from_root: Option<String>,
 }
 
 /// The repository root for the `checkout-path` input (when given) and the `path` input.
@@ -38,7 +38,7 @@ pub struct Root {
 /// self-hosted runner installed from a clone) is not the checkout. A `path` outside the
 /// workspace, or a run without one, searches up to the file system's root, as git does.
 /// `Err` is a usage error: a `checkout-path` that is not a folder, or does not hold `path`.
-pub fn resolve(
+pub(crate) fn resolve(
     checkout_path: Option<&str>,
     path: &str,
     workspace: Option<&Path>,
@@ -118,7 +118,7 @@ fn superproject(folder: &Path) -> Option<PathBuf> {
 
 impl Root {
     /// The log's line about the root, when it is not simply the workspace's own checkout.
-    pub fn note(&self, path: &str, workspace: Option<&Path>) -> Option<String> {
+    pub(crate) fn note(&self, path: &str, workspace: Option<&Path>) -> Option<String> {
         let ws = workspace.and_then(|w| std::fs::canonicalize(w).ok());
         let shown = match ws.as_deref().and_then(|w| self.dir.strip_prefix(w).ok()) {
             Some(rel) if rel.as_os_str().is_empty() => "the workspace".to_string(),
@@ -144,7 +144,7 @@ impl Root {
     /// checkout lacks: the checkout is of another commit, sparse, or not where the root says.
     /// A name that could leave the root (absolute, `..`) is no file of the checkout's and is
     /// passed over.
-    pub fn lacks<'a>(&self, files: &'a [String]) -> Option<&'a str> {
+    pub(crate) fn lacks<'a>(&self, files: &'a [String]) -> Option<&'a str> {
         let under = self.path_from_root.as_deref()?;
         files
             .iter()

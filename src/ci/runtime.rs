@@ -4,13 +4,13 @@ use crate::github::client;
 
 /// Holds the runtime once a step needs it.
 #[derive(Default)]
-pub struct LazyRuntime {
+pub(crate) struct LazyRuntime {
     rt: Option<tokio::runtime::Runtime>,
 }
 
 impl LazyRuntime {
     /// The runtime, made on first use.
-    pub fn get(&mut self) -> anyhow::Result<&tokio::runtime::Runtime> {
+    pub(crate) fn get(&mut self) -> anyhow::Result<&tokio::runtime::Runtime> {
         if self.rt.is_none() {
             self.rt = Some(client::runtime()?);
         }

@@ -8,7 +8,7 @@ use crate::core::paths::lexical;
 
 /// `None` when `ci` may write `file` (relative to the working folder); else why not, one line.
 /// `workspace` is `$GITHUB_WORKSPACE`, else the working folder.
-pub fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
+pub(crate) fn refusal(file: &str, workspace: Option<&Path>) -> Option<String> {
     let cwd = std::env::current_dir().ok()?;
     let ws = match workspace {
         Some(w) if w.is_absolute() => w.to_path_buf(),

@@ -9,7 +9,7 @@ use super::shard::Shard;
 use crate::github::env::{self, GithubEnv};
 
 /// An input that takes one word of a fixed set (matched without regard to case).
-pub trait Choice: Copy + PartialEq + 'static {
+pub(crate) trait Choice: Copy + PartialEq + 'static {
     /// Every word, what it means, and its value, in the order `--help` lists them.
     const ALL: &'static [(&'static str, &'static str, Self)];
 
@@ -33,11 +33,11 @@ pub trait Choice: Copy + PartialEq + 'static {
 /// Where the SARIF file goes unless `sarif-file` says otherwise: a dot-folder of the workspace,
 /// which the page's walk skips, so a pack at the repository root never finds it in itself
 /// (docs/action.md).
-pub const DEFAULT_SARIF_FILE: &str = ".hippo-packs/hippo-packs.sarif";
+pub(crate) const DEFAULT_SARIF_FILE: &str = ".hippo-packs/hippo-packs.sarif";
 
 /// Whether to upload the SARIF to code scanning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UploadMode {
+pub(crate) enum UploadMode {
     Auto,
     True,
     False,
@@ -61,7 +61,7 @@ impl Choice for UploadMode {
 
 /// What fails the job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     Error,
     Warning,
     Never,
@@ -81,7 +81,7 @@ impl Choice for FailOn {
 
 /// Which packs decide the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     Changed,
     All,
 }
@@ -99,7 +99,7 @@ impl Choice for Scope {
 
 /// Where the findings go as annotations on the pull request's diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Annotations {
+pub(crate) enum Annotations {
     Auto,
     Checks,
     Commands,
@@ -129,51 +129,51 @@ impl Choice for Annotations {
 
 /// What the command line gave (`None`: not given).
 #[derive(Debug, Clone, Default)]
-pub struct Flags {
-    pub root: Option<String>,
-    pub checkout_path: Option<String>,
-    pub test: Option<bool>,
-    pub sarif_file: Option<String>,
-    pub upload: Option<UploadMode>,
-    pub category: Option<String>,
-    pub fail_on: Option<FailOn>,
-    pub scope: Option<Scope>,
-    pub token: Option<String>,
-    pub git_ref: Option<String>,
-    pub sha: Option<String>,
-    pub annotations: Option<Annotations>,
-    pub shard: Option<String>,
-    pub dismiss_allowed: Option<bool>,
-    pub http_timeout: u64,
-    pub upload_wait: u64,
+pub(crate) struct Flags {
+    pub(crate) root: Option<String>,
+    pub(crate) checkout_path: Option<String>,
+    pub(crate) test: Option<bool>,
+    pub(crate) sarif_file: Option<String>,
+    pub(crate) upload: Option<UploadMode>,
+    pub(crate) category: Option<String>,
+    pub(crate) fail_on: Option<FailOn>,
+    pub(crate) scope: Option<Scope>,
+    pub(crate) token: Option<String>,
+    pub(crate) git_ref: Option<String>,
+    pub(crate) sha: Option<String>,
+    pub(crate) annotations: Option<Annotations>,
+    pub(crate) shard: Option<String>,
+    pub(crate) dismiss_allowed: Option<bool>,
+    pub(crate) http_timeout: u64,
+    pub(crate) upload_wait: u64,
 }
 
 /// The inputs after flags, `INPUT_*` and defaults.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The `path` input: where to look for packs.
-    pub root: String,
+    pub(crate) root: String,
     /// The repository root (`checkout-path`, else the folder holding `.git` above `root`).
-    pub repository: Root,
-    pub test: bool,
-    pub sarif_file: String,
-    pub upload: UploadMode,
+    pub(crate) repository: Root,
+    pub(crate) test: bool,
+    pub(crate) sarif_file: String,
+    pub(crate) upload: UploadMode,
     /// The code-scanning category; with a shard, `<category>/shard-<i>-of-<n>`.
-    pub category: String,
-    pub fail_on: FailOn,
-    pub scope: Scope,
-    pub token: Option<String>,
+    pub(crate) category: String,
+    pub(crate) fail_on: FailOn,
+    pub(crate) scope: Scope,
+    pub(crate) token: Option<String>,
     /// The `ref` and `sha` inputs: where the upload goes instead of the checkout's commit.
-    pub target: Given,
-    pub annotations: Annotations,
+    pub(crate) target: Given,
+    pub(crate) annotations: Annotations,
     /// `None`: every pack.
-    pub shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Dismiss the alerts of allowed warnings in code scanning (docs/configuration.md).
-    pub dismiss_allowed: bool,
+    pub(crate) dismiss_allowed: bool,
     /// When the run began: the upload's `started_at`.
-    pub started_at: chrono::DateTime<chrono::Utc>,
-    pub http_timeout: Duration,
-    pub upload_wait: Duration,
+    pub(crate) started_at: chrono::DateTime<chrono::Utc>,
+    pub(crate) http_timeout: Duration,
+    pub(crate) upload_wait: Duration,
 }
 
 /// The one reader of an input: the flag when given, else `INPUT_<NAME>` read by `parse`, whose
@@ -219,7 +219,7 @@ fn boolean(word: &str) -> Option<bool> {
 
 impl Settings {
     /// Flags, then `INPUT_*` (read through `get`), then defaults.
-    pub fn resolve(
+    pub(crate) fn resolve(
         flags: Flags,
         get: &impl Fn(&str) -> Option<String>,
         gh: &GithubEnv,

@@ -6,18 +6,18 @@
 //! every job of the matrix agrees without talking to the others.
 
 /// GitHub runs at most 256 jobs of one matrix.
-pub const MAX_SHARDS: u32 = 256;
+pub(crate) const MAX_SHARDS: u32 = 256;
 
 /// Shard `index` (1-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
+pub(crate) struct Shard {
+    pub(crate) index: u32,
+    pub(crate) count: u32,
 }
 
 impl Shard {
     /// `i/n` with `1 <= i <= n <= 256`; anything else is `None`.
-    pub fn parse(text: &str) -> Option<Shard> {
+    pub(crate) fn parse(text: &str) -> Option<Shard> {
         let (i, n) = text.trim().split_once('/')?;
         let digits =
             |s: &str| !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit());
@@ -29,14 +29,14 @@ impl Shard {
     }
 
     /// Whether the pack at `path` (repository-relative, `/`-separated) belongs to this shard.
-    pub fn holds(self, path: &str) -> bool {
+    pub(crate) fn holds(self, path: &str) -> bool {
         fnv1a(path.trim_end_matches('/').as_bytes()) % u64::from(self.count)
             == u64::from(self.index - 1)
     }
 
     /// The code-scanning category of this shard: `<category>/shard-<i>-of-<n>`, so each job's
     /// upload replaces only its own earlier results.
-    pub fn category(self, category: &str) -> String {
+    pub(crate) fn category(self, category: &str) -> String {
         format!(
             "{}/shard-{}-of-{}",
             category.trim_end_matches('/'),

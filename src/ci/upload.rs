@@ -12,16 +12,16 @@ use crate::github::{client, event, upload};
 
 /// What the upload step did.
 #[derive(Default)]
-pub struct Uploaded {
-    pub uploaded: bool,
-    pub sarif_id: Option<String>,
+pub(crate) struct Uploaded {
+    pub(crate) uploaded: bool,
+    pub(crate) sarif_id: Option<String>,
     /// Code scanning finished processing it (`complete`).
-    pub processed: bool,
+    pub(crate) processed: bool,
     /// The ref it went to.
-    pub git_ref: Option<String>,
+    pub(crate) git_ref: Option<String>,
     /// The upload was required (`upload: true`) and failed.
-    pub failed_required: bool,
-    pub notes: Vec<String>,
+    pub(crate) failed_required: bool,
+    pub(crate) notes: Vec<String>,
 }
 
 /// The step's record and voice: what it did, and where it says so.
@@ -62,7 +62,7 @@ impl Step<'_> {
 }
 
 /// Uploads the SARIF file as `upload` says.
-pub fn upload(
+pub(crate) fn upload(
     sarif: &[u8],
     s: &Settings,
     gh: &GithubEnv,

@@ -10,13 +10,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     about = "Checks and tests hippo packs: every rule of hippo's \"Writing a pack\" page, fixture cases through one dreaming pass, SARIF for code scanning."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Check packs against every rule of "Writing a pack" (errors and warnings).
     Check(CheckArgs),
     /// Run each fixture case of packs through one dreaming pass against the stand-in model.
@@ -38,7 +38,7 @@ pub enum Command {
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
+pub(crate) enum Format {
     /// The text lines of hippo's page "Writing a pack", byte for byte.
     #[default]
     Text,
@@ -58,7 +58,7 @@ pub enum Format {
 
 /// When `--format full` uses colour.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColorWhen {
+pub(crate) enum ColorWhen {
     /// On a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces it.
     #[default]
     Auto,
@@ -67,101 +67,101 @@ pub enum ColorWhen {
 }
 
 #[derive(Args, Debug, Clone)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Output format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Also write SARIF 2.1.0 to this file.
     #[arg(long, value_name = "FILE")]
-    pub sarif: Option<PathBuf>,
+    pub(crate) sarif: Option<PathBuf>,
     /// The SARIF category (`automationDetails.id` is `<category>/`).
     #[arg(long, default_value = "hippo-packs")]
-    pub category: String,
+    pub(crate) category: String,
     /// Colour in `--format full`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
-    pub color: ColorWhen,
+    pub(crate) color: ColorWhen,
     /// Read allowances (`[[allow]]`) from this file; `auto`: the `.hippo-packs.toml` at the
     /// root of the git repository holding the packs, as `ci` reads it (`./auto` for a file named
     /// auto). Without it no configuration is read (docs/configuration.md).
     #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// Say which configuration file was read (standard error); text format: after each failed
     /// case, why it failed and the notes a failed `contains` names.
     #[arg(short, long)]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Pack folders.
     #[arg(required = true, value_name = "DIR")]
-    pub dirs: Vec<String>,
+    pub(crate) dirs: Vec<String>,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     /// Exit 1 on warnings too.
     #[arg(long)]
-    pub deny_warnings: bool,
+    pub(crate) deny_warnings: bool,
     /// Make the fixes that cannot change what the pack means (docs/fixes.md), name each on
     /// standard error, then check what remains. Never a file under tests/, never a secret.
     #[arg(long)]
-    pub fix: bool,
+    pub(crate) fix: bool,
     /// Print the fixes `--fix` would make as a unified diff and write nothing; exit 1 when there
     /// is one.
     #[arg(long, conflicts_with_all = ["fix", "format", "sarif", "deny_warnings"])]
-    pub diff: bool,
+    pub(crate) diff: bool,
     /// JUnit belongs to `test` (refused with a usage error that says so).
     #[arg(long, value_name = "FILE", hide = true)]
-    pub junit: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// Pack folders.
     #[arg(required = true, value_name = "DIR")]
-    pub dirs: Vec<String>,
+    pub(crate) dirs: Vec<String>,
     /// Run only this case.
     #[arg(long, value_name = "NAME")]
-    pub case: Option<String>,
+    pub(crate) case: Option<String>,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     /// Write JUnit XML of the case results to this file.
     #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
     /// Print the prompts each case sent (the model's and the reviewer's, each under a label
     /// line) on standard error.
     #[arg(long)]
-    pub print_prompts: bool,
+    pub(crate) print_prompts: bool,
     /// Write each prompt to its own file in this folder instead of standard error.
     #[arg(long, value_name = "DIR")]
-    pub prompts_dir: Option<PathBuf>,
+    pub(crate) prompts_dir: Option<PathBuf>,
     /// A model command to stand where the built-in stand-in stands (prompt on standard input,
     /// reply on standard output). Default: the stand-in, in-process.
     #[arg(long, value_name = "COMMAND", hide = true)]
-    pub model_command: Option<String>,
+    pub(crate) model_command: Option<String>,
 }
 
 #[derive(Args, Debug)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// The folder to write (created; it must be missing or hold only dot-files, such as `.git`).
     #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Write a theme pack instead of a pass pack.
     #[arg(long)]
-    pub theme: bool,
+    pub(crate) theme: bool,
     /// The pack's name (default: the folder's name).
     #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
 }
 
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
-pub struct RulesArgs {
+pub(crate) struct RulesArgs {
     /// A rule id to explain.
-    pub rule: Option<String>,
+    pub(crate) rule: Option<String>,
 }

@@ -11,66 +11,66 @@ use crate::github::env::GithubEnv;
 /// `hippo-packs ci`. Each option also reads the Action's input from `INPUT_<NAME>` (the
 /// flag wins).
 #[derive(clap::Args, Debug)]
-pub struct CiArgs {
+pub(crate) struct CiArgs {
     /// Where to look for packs [input: path] [default: .]
     #[arg(value_name = "ROOT")]
-    pub root: Option<String>,
+    pub(crate) root: Option<String>,
     /// The same as ROOT [input: path]
     #[arg(long, value_name = "DIR", conflicts_with = "root")]
-    pub path: Option<String>,
+    pub(crate) path: Option<String>,
     /// The folder the repository was checked out to: changed files, SARIF URIs and
     /// .hippo-packs.toml are relative to it [input: checkout-path] [default: the folder
     /// holding .git at or above the path, else $GITHUB_WORKSPACE]
     #[arg(long = "checkout-path", value_name = "DIR")]
-    pub checkout_path: Option<String>,
+    pub(crate) checkout_path: Option<String>,
     /// Run the fixture cases of every pack without errors [input: test] [default: true]
     #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
-    pub test: Option<bool>,
+    pub(crate) test: Option<bool>,
     /// Where to write the SARIF file [input: sarif-file] [default: .hippo-packs/hippo-packs.sarif]
     #[arg(long = "sarif-file", value_name = "FILE")]
-    pub sarif_file: Option<String>,
+    pub(crate) sarif_file: Option<String>,
     /// Upload the SARIF to code scanning [input: upload] [default: auto]
     #[arg(long, value_parser = ChoiceParser::<UploadMode>::default())]
-    pub upload: Option<UploadMode>,
+    pub(crate) upload: Option<UploadMode>,
     /// The code-scanning category [input: category] [default: hippo-packs]
     #[arg(long, value_name = "NAME")]
-    pub category: Option<String>,
+    pub(crate) category: Option<String>,
     /// What fails the job [input: fail-on] [default: error]
     #[arg(long = "fail-on", value_parser = ChoiceParser::<FailOn>::default())]
-    pub fail_on: Option<FailOn>,
+    pub(crate) fail_on: Option<FailOn>,
     /// Which packs decide the verdict [input: scope] [default: changed on pull_request
     /// events, all otherwise]
     #[arg(long, value_parser = ChoiceParser::<Scope>::default())]
-    pub scope: Option<Scope>,
+    pub(crate) scope: Option<Scope>,
     /// The GitHub token for the upload and the pull request's files [input: token]. Prefer
     /// the INPUT_TOKEN variable: a flag shows in process lists.
     #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
+    pub(crate) token: Option<String>,
     /// The ref the upload belongs to, e.g. refs/pull/7/head [input: ref] [default: the
     /// checkout's ref; give --sha with it]
     #[arg(long = "ref", value_name = "REF")]
-    pub git_ref: Option<String>,
+    pub(crate) git_ref: Option<String>,
     /// The commit the upload belongs to [input: sha] [default: the repository root's checked-out
     /// commit; give --ref with it]
     #[arg(long, value_name = "SHA")]
-    pub sha: Option<String>,
+    pub(crate) sha: Option<String>,
     /// Where the findings are annotated [input: annotations] [default: auto]
     #[arg(long, value_parser = ChoiceParser::<Annotations>::default())]
-    pub annotations: Option<Annotations>,
+    pub(crate) annotations: Option<Annotations>,
     /// Check only this shard of the packs, i/n (e.g. 2/8), for a job matrix; uploads under
     /// <category>/shard-<i>-of-<n> [input: shard] [default: every pack]
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Dismiss the code-scanning alerts of allowed warnings, on runs of the default branch
     /// [input: dismiss-allowed] [default: true]
     #[arg(long = "dismiss-allowed", value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
-    pub dismiss_allowed: Option<bool>,
+    pub(crate) dismiss_allowed: Option<bool>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    pub http_timeout: u64,
+    pub(crate) http_timeout: u64,
     /// How long to wait for code scanning to process the upload, in seconds (0: do not wait)
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
-    pub upload_wait: u64,
+    pub(crate) upload_wait: u64,
 }
 
 /// A clap value parser over a [`Choice`] table.
@@ -129,7 +129,7 @@ impl From<CiArgs> for Flags {
 }
 
 /// `hippo-packs ci`: settings from the flags and the environment, then the run.
-pub fn run(args: CiArgs) -> anyhow::Result<i32> {
+pub(crate) fn run(args: CiArgs) -> anyhow::Result<i32> {
     let gh = GithubEnv::from_process();
     let get = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
     let s = match Settings::resolve(args.into(), &get, &gh) {

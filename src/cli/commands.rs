@@ -8,7 +8,7 @@ use super::paths::{self, Output};
 use crate::outcome::{Mode, PackReport};
 use crate::report;
 
-pub fn dispatch(cli: Cli) -> anyhow::Result<i32> {
+pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(a) => check(a),
         Command::Test(a) => test(a),
@@ -255,7 +255,7 @@ fn validate_outputs(
 }
 
 /// 1 when any pack fails, else 0.
-pub fn verdict(reports: &[PackReport], deny_warnings: bool) -> i32 {
+pub(crate) fn verdict(reports: &[PackReport], deny_warnings: bool) -> i32 {
     if reports.iter().any(|r| r.failed(deny_warnings)) {
         EXIT_FINDINGS
     } else {

@@ -13,11 +13,11 @@ use crate::allow::{CI_FILE, Config};
 use crate::core::{escape, paths};
 
 /// The `--config` value that finds the file (`--config ./auto` reads a file named `auto`).
-pub const AUTO: &str = "auto";
+pub(crate) const AUTO: &str = "auto";
 
 /// The configuration the flags ask for, read and checked before any work; `Err` is the usage
 /// error's line.
-pub fn load(out: &OutputArgs, dirs: &[String]) -> Result<Option<Config>, String> {
+pub(crate) fn load(out: &OutputArgs, dirs: &[String]) -> Result<Option<Config>, String> {
     let Some(given) = &out.config else {
         return Ok(None);
     };

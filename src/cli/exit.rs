@@ -4,13 +4,14 @@
 use std::io::Write;
 
 /// Exit codes (docs/exit-codes.md): 0 clean, 1 findings, 2 usage, 3 internal error.
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FINDINGS: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
+pub(crate) const EXIT_OK: i32 = 0;
+pub(crate) const EXIT_FINDINGS: i32 = 1;
+pub(crate) const EXIT_USAGE: i32 = 2;
+/// The exit code of an internal error (a bug): the process prints one line and exits with it.
 pub const EXIT_INTERNAL: i32 = 3;
 
 /// Standard output for the commands' writers: a closed pipe (`| head`) is not an error.
-pub struct Stdout;
+pub(crate) struct Stdout;
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -28,7 +29,7 @@ impl Write for Stdout {
 }
 
 /// Writes to standard output; a closed pipe is not an error.
-pub fn print(text: &str) -> anyhow::Result<()> {
+pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     Ok(Stdout
         .write_all(text.as_bytes())
         .and_then(|_| Stdout.flush())?)

@@ -9,7 +9,7 @@ use crate::outcome::PackReport;
 
 /// `check packs` where `packs` is not a pack but holds packs: after the page's errors, name
 /// the command that was probably meant.
-pub fn packs_folders(dirs: &[String]) {
+pub(crate) fn packs_folders(dirs: &[String]) {
     for d in dirs {
         if let Some(line) = packs_folder_hint(Path::new(d), d) {
             eprintln!("{line}");
@@ -43,7 +43,7 @@ fn packs_folder_hint(dir: &Path, shown: &str) -> Option<String> {
 }
 
 /// `test` of a pack that declares no case: say so (the run passes: there is nothing to fail).
-pub fn no_cases(reports: &[PackReport], filtered: bool) {
+pub(crate) fn no_cases(reports: &[PackReport], filtered: bool) {
     if filtered {
         return;
     }
@@ -59,7 +59,7 @@ pub fn no_cases(reports: &[PackReport], filtered: bool) {
 }
 
 /// `hippo-packs: exit 1: 3 warnings (--deny-warnings)` (docs/output-formats.md).
-pub fn deny_warnings(warnings: usize) {
+pub(crate) fn deny_warnings(warnings: usize) {
     if warnings > 0 {
         eprintln!(
             "hippo-packs: exit 1: {warnings} warning{} (--deny-warnings)",

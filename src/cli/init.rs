@@ -42,7 +42,7 @@ const THEME_PACK: &[(&str, &str)] = &[
     ("theme.css", include_str!("init/theme.css")),
 ];
 
-pub fn run(a: &InitArgs) -> anyhow::Result<i32> {
+pub(crate) fn run(a: &InitArgs) -> anyhow::Result<i32> {
     let shown = escape::line(&a.dir.display().to_string()).into_owned();
     let name = match &a.name {
         Some(n) => n.clone(),

@@ -13,12 +13,9 @@ mod paths;
 mod shell;
 mod stub_model;
 
-pub use args::{
-    CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, Format, InitArgs, OutputArgs, RulesArgs,
-    TestArgs,
-};
-pub use commands::verdict;
-pub use exit::{EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
+pub(crate) use args::Cli;
+pub use exit::EXIT_INTERNAL;
+pub(crate) use exit::{EXIT_OK, EXIT_USAGE};
 
 /// Hands the heap pages the argument parser used and freed back to the system. Parsing a
 /// registry's thousands of folder names holds about 0.25 KB a name for a moment (clap keeps each

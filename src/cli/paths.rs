@@ -5,15 +5,15 @@
 use std::path::{Path, PathBuf};
 
 /// One output the command will write: the flag that named it and the path.
-pub struct Output<'a> {
-    pub flag: &'static str,
-    pub path: &'a Path,
+pub(crate) struct Output<'a> {
+    pub(crate) flag: &'static str,
+    pub(crate) path: &'a Path,
     /// A folder (`--prompts-dir`) rather than a file.
-    pub folder: bool,
+    pub(crate) folder: bool,
 }
 
 /// Checks every output; the first that cannot be written gives the one-line reason.
-pub fn validate(outputs: &[Output<'_>]) -> Result<(), String> {
+pub(crate) fn validate(outputs: &[Output<'_>]) -> Result<(), String> {
     for o in outputs {
         check(o).map_err(|why| {
             format!(

@@ -22,7 +22,7 @@ const NAME: &str = "hippo-packs";
 const BASH_NAME: &str = "hippo_packs";
 
 /// The command line without hidden commands and options, unbuilt.
-pub fn public_command() -> Command {
+pub(crate) fn public_command() -> Command {
     visible(&Cli::command())
 }
 
@@ -52,7 +52,7 @@ fn leaked(s: &str) -> &'static str {
 }
 
 /// The completion script for `shell`.
-pub fn completions(shell: clap_complete::Shell) -> String {
+pub(crate) fn completions(shell: clap_complete::Shell) -> String {
     let mut cmd = public_command();
     if shell == clap_complete::Shell::Fish {
         cmd = fish_safe(cmd);
@@ -107,7 +107,7 @@ fn fish_safe(cmd: Command) -> Command {
 
 /// The manual page (roff): NAME, SYNOPSIS, DESCRIPTION, the options of every command, EXIT
 /// STATUS, FILES, EXAMPLES.
-pub fn manual() -> std::io::Result<String> {
+pub(crate) fn manual() -> std::io::Result<String> {
     let mut root = public_command().bin_name(NAME);
     root.build();
     let man = clap_mangen::Man::new(root.clone());

@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use crate::dream::stub::{ENV_REPLY_FILE, ENV_ROLE, ENV_VERDICT, Role, answer};
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StubRole {
+pub(crate) enum StubRole {
     /// Answer as the pass's model: print the reply.
     Model,
     /// Answer as the reviewer: print the verdict object.
@@ -28,20 +28,20 @@ impl From<StubRole> for Role {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct StubArgs {
+pub(crate) struct StubArgs {
     /// Answer as the model or as the reviewer (default: $HIPPO_PACKS_ROLE, else model).
     #[arg(long, value_enum)]
-    pub role: Option<StubRole>,
+    pub(crate) role: Option<StubRole>,
     /// The file holding the model's reply (default: $HIPPO_PACKS_REPLY_FILE, else `[]`).
     #[arg(long, value_name = "FILE")]
-    pub reply_file: Option<std::path::PathBuf>,
+    pub(crate) reply_file: Option<std::path::PathBuf>,
     /// The reviewer's verdict (default: $HIPPO_PACKS_VERDICT, else confirm).
     #[arg(long)]
-    pub verdict: Option<String>,
+    pub(crate) verdict: Option<String>,
 }
 
 /// `hippo-packs stub-model`: reads a prompt on standard input and prints the stand-in's answer.
-pub fn run(args: StubArgs) -> anyhow::Result<()> {
+pub(crate) fn run(args: StubArgs) -> anyhow::Result<()> {
     let role = match args.role {
         Some(r) => r.into(),
         None => match std::env::var(ENV_ROLE).ok().as_deref() {

@@ -4,7 +4,7 @@
 
 /// The name of `c`, or `None` for a code point without one (private use, unassigned, a
 /// noncharacter).
-pub fn name(c: char) -> Option<String> {
+pub(crate) fn name(c: char) -> Option<String> {
     if let Some(n) = unicode_names2::name(c) {
         return Some(n.to_string());
     }
@@ -19,7 +19,8 @@ pub fn name(c: char) -> Option<String> {
 }
 
 /// `U+2060 WORD JOINER`; `U+E000` alone for a code point without a name.
-pub fn label(c: char) -> String {
+#[cfg(test)]
+fn label(c: char) -> String {
     match name(c) {
         Some(n) => format!("U+{:04X} {n}", c as u32),
         None => format!("U+{:04X}", c as u32),

@@ -10,18 +10,21 @@ use super::severity::Severity;
 /// A byte range inside one file (`start..end`, `end` exclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The span `start..end`; an `end` before `start` is taken as `start` (an empty span).
     pub fn new(start: usize, end: usize) -> Self {
         Span {
             start,
             end: end.max(start),
         }
     }
-    pub fn from_range(r: std::ops::Range<usize>) -> Self {
+    pub(crate) fn from_range(r: std::ops::Range<usize>) -> Self {
         Span::new(r.start, r.end)
     }
 }
@@ -30,17 +33,20 @@ impl Span {
 /// `end_col16` UTF-16 code units; the end column is one past the last character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Region {
+    /// The first line, 1-based.
     pub line: usize,
+    /// The first column, 1-based, in Unicode scalar values.
     pub col: usize,
-    pub end_line: usize,
-    pub end_col: usize,
+    pub(crate) end_line: usize,
+    pub(crate) end_col: usize,
+    /// The first column, 1-based, in UTF-16 code units (SARIF's and GitHub's columns).
     pub col16: usize,
-    pub end_col16: usize,
+    pub(crate) end_col16: usize,
 }
 
 impl Region {
     /// The whole-file finding: line 1, column 1.
-    pub const FILE: Region = Region {
+    pub(crate) const FILE: Region = Region {
         line: 1,
         col: 1,
         end_line: 1,
@@ -52,7 +58,7 @@ impl Region {
 
 /// How the text renderer writes the line after `error `/`warning `.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// `<subject>: <message>`, or `<subject>:<line>:<col>: <message>` when `show_position`.
     Located { show_position: bool },
     /// `<lead> <subject>` then `: <message>` when the message is not empty
@@ -64,12 +70,14 @@ pub enum Style {
     Bare,
 }
 
+/// One finding: its rule, severity, file, span and region, and its message (the page's output
+/// line is [`Diagnostic::text`]).
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
-    pub rule: &'static Rule,
-    pub severity: Severity,
+    pub(crate) rule: &'static Rule,
+    pub(crate) severity: Severity,
     /// The pack-relative, `/`-separated path the text line names (a file or a folder).
-    pub subject: Option<String>,
+    pub(crate) subject: Option<String>,
     /// The pack-relative file the finding points at (SARIF location); `None` until
     /// [`finish`] falls back to `pack.toml` or the pack's first file.
     pub file: Option<String>,
@@ -77,44 +85,44 @@ pub struct Diagnostic {
     pub span: Option<Span>,
     /// Filled by [`resolve`]: where `span` is, in lines and columns.
     pub region: Region,
-    pub message: String,
-    pub style: Style,
+    pub(crate) message: String,
+    pub(crate) style: Style,
     /// Filled by `rules::resolve` from the file's bytes: GitHub's `primaryLocationLineHash` of
     /// the region's first line (`None` when the file's bytes are not at hand).
-    pub fingerprint: Option<String>,
+    pub(crate) fingerprint: Option<String>,
     /// A help line beyond the rule's (a "did you mean", the valid keys), for `--format full`
     /// and the machine formats; never part of the page's text line.
-    pub hint: Option<String>,
+    pub(crate) hint: Option<String>,
     /// The hint replaces the rule's help (a rename where the rule's help says to delete).
-    pub own_help: bool,
+    pub(crate) own_help: bool,
     /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
     /// checksum holds), for JSON and SARIF only.
-    pub evidence: Option<&'static str>,
+    pub(crate) evidence: Option<&'static str>,
     /// The redaction finding's secrets, every one of the file, in file order (empty for every
     /// other finding). The text line names the file once; the other formats place each.
-    pub secrets: Vec<Secret>,
+    pub(crate) secrets: Vec<Secret>,
 }
 
 /// One secret of a file: where it is and how every format shows it, never whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Secret {
+pub(crate) struct Secret {
     /// The detector's kind (`github-pat`).
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// Byte span of the secret as written in the file.
-    pub span: Span,
+    pub(crate) span: Span,
     /// Filled by `rules::resolve`, as [`Diagnostic::region`] and [`Diagnostic::fingerprint`].
-    pub region: Region,
-    pub fingerprint: Option<String>,
+    pub(crate) region: Region,
+    pub(crate) fingerprint: Option<String>,
     /// As [`Diagnostic::evidence`], for this secret.
-    pub evidence: Option<&'static str>,
+    pub(crate) evidence: Option<&'static str>,
     /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
-    pub masked: String,
+    pub(crate) masked: String,
 }
 
 impl Secret {
     /// `secret` is the secret's text (decoded when the file spells it with escapes); only its
     /// first four characters are kept, any but a visible ASCII one as `U+XXXX`.
-    pub fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
+    pub(crate) fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
         let shown = |c: char| match c.is_ascii_graphic() {
             true => c.to_string(),
             false => format!("U+{:04X}", c as u32),
@@ -154,7 +162,12 @@ impl Diagnostic {
     }
 
     /// `<path>:<line>:<col>: <message>`, at a span.
-    pub fn at(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
+    pub(crate) fn at(
+        rule: &'static Rule,
+        path: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             span: Some(span),
             style: Style::Located {
@@ -174,7 +187,12 @@ impl Diagnostic {
     }
 
     /// `<path>:<line>: <message>`, at a span: a finding about a whole line (a transcript record).
-    pub fn line(rule: &'static Rule, path: &str, span: Span, message: impl Into<String>) -> Self {
+    pub(crate) fn line(
+        rule: &'static Rule,
+        path: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             span: Some(span),
             style: Style::AtLine,
@@ -183,7 +201,7 @@ impl Diagnostic {
     }
 
     /// `<lead> <path>[: <message>]`.
-    pub fn lead(
+    pub(crate) fn lead(
         rule: &'static Rule,
         lead: &'static str,
         path: &str,
@@ -196,7 +214,7 @@ impl Diagnostic {
     }
 
     /// A pack-wide finding printed as its message alone.
-    pub fn pack(rule: &'static Rule, message: impl Into<String>) -> Self {
+    pub(crate) fn pack(rule: &'static Rule, message: impl Into<String>) -> Self {
         Diagnostic {
             rule,
             severity: rule.severity,
@@ -215,31 +233,32 @@ impl Diagnostic {
     }
 
     /// Adds a help line beyond the rule's (see [`Diagnostic::hint`]).
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+    pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
     /// A help line in place of the rule's, for this finding only (see [`Diagnostic::own_help`]).
-    pub fn with_own_help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn with_own_help(mut self, help: impl Into<String>) -> Self {
         self.hint = Some(help.into());
         self.own_help = true;
         self
     }
 
     /// Attaches the secrets a redaction finding covers (see [`Diagnostic::secrets`]).
-    pub fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
+    pub(crate) fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
         self.secrets = secrets;
         self
     }
 
+    /// The same finding at another severity (an allowance or a setting that changes it).
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
     }
 
     /// Point the machine location at another file than the subject (a missing file → pack.toml).
-    pub fn pointing_at(mut self, file: Option<String>, span: Option<Span>) -> Self {
+    pub(crate) fn pointing_at(mut self, file: Option<String>, span: Option<Span>) -> Self {
         self.file = file;
         self.span = span;
         self

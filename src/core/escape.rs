@@ -32,7 +32,7 @@ pub fn line(s: &str) -> Cow<'_, str> {
 /// it looks for `::`, and reads the legacy `##[` anywhere in a line, so a line whose text starts
 /// with `::` after white space has its first `:` shown as `U+003A`, and every `##[` reads
 /// `U+0023#[`.
-pub fn block(s: &str) -> String {
+pub(crate) fn block(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 16);
     for (i, l) in s.split('\n').enumerate() {
         if i > 0 {

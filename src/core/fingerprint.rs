@@ -23,13 +23,14 @@ pub fn line_hashes(bytes: &[u8]) -> Vec<String> {
 
 /// The hashes of the first lines of a file of which `bytes` is only the first part: a line is
 /// known when its whole window lies inside that part (index 0 is line 1).
-pub fn known_line_hashes(bytes: &[u8]) -> Vec<String> {
+pub(crate) fn known_line_hashes(bytes: &[u8]) -> Vec<String> {
     hash_units(&units(bytes), false)
 }
 
 /// The hash of one line (1-based) of a file, or `None` when it cannot be known (`complete`
 /// false: `bytes` is only the file's first part).
-pub fn line_hash(bytes: &[u8], complete: bool, line: usize) -> Option<String> {
+#[cfg(test)]
+fn line_hash(bytes: &[u8], complete: bool, line: usize) -> Option<String> {
     let hashes = if complete {
         line_hashes(bytes)
     } else {

@@ -36,7 +36,7 @@ static FOLDS: LazyLock<Vec<(u32, &'static str)>> = LazyLock::new(|| {
 
 /// The folded form of one non-ASCII character that folding changes: `Some("")` when it is
 /// removed, `Some(text)` when it becomes ASCII text, `None` when it is kept as written.
-pub fn fold_char(c: char) -> Option<&'static str> {
+pub(crate) fn fold_char(c: char) -> Option<&'static str> {
     if is_hidden(c) {
         return Some("");
     }
@@ -50,10 +50,10 @@ pub fn fold_char(c: char) -> Option<&'static str> {
 
 /// A text folded, with the offset in the text as written of each of its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Folded<'a> {
+pub(crate) struct Folded<'a> {
     written: &'a [u8],
     /// The folded text.
-    pub text: Vec<u8>,
+    pub(crate) text: Vec<u8>,
     /// For each byte of `text`, where the character it comes from starts in `written`.
     from: Vec<usize>,
 }
@@ -61,7 +61,7 @@ pub struct Folded<'a> {
 impl Folded<'_> {
     /// The span, in the text as written, of the folded bytes `start..end` (`start < end`): from
     /// the first one's character to the end of the last one's.
-    pub fn written_span(&self, start: usize, end: usize) -> Span {
+    pub(crate) fn written_span(&self, start: usize, end: usize) -> Span {
         let last = self.from[end - 1];
         Span::new(self.from[start], last + unit_len(&self.written[last..]))
     }
@@ -104,7 +104,7 @@ fn unit(bytes: &[u8]) -> (usize, Option<&'static str>) {
 
 /// The text folded; `None` when folding changes nothing (plain ASCII, found without decoding, or
 /// text whose every character is kept, such as accented words, CJK and dashes).
-pub fn fold(bytes: &[u8]) -> Option<Folded<'_>> {
+pub(crate) fn fold(bytes: &[u8]) -> Option<Folded<'_>> {
     // No copy until the first unit that changes; none at all when no unit changes.
     let mut i = 0;
     let (mut text, mut from) = loop {

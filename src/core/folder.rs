@@ -12,7 +12,7 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 /// An open folder and the path it was opened at (for messages, and for what is handed to a
 /// command by path).
 #[derive(Debug)]
-pub struct Folder {
+pub(crate) struct Folder {
     fd: OwnedFd,
     path: PathBuf,
 }
@@ -26,7 +26,7 @@ const OPEN: OFlags = OFlags::NOFOLLOW
 
 impl Folder {
     /// Opens the folder at `path`, which must not be a symbolic link.
-    pub fn open(path: &Path) -> io::Result<Folder> {
+    pub(crate) fn open(path: &Path) -> io::Result<Folder> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty())?;
         Ok(Folder {
@@ -36,7 +36,7 @@ impl Folder {
     }
 
     /// Opens the folder `rel` of this one (not through a link at its name).
-    pub fn open_dir(&self, rel: &str) -> io::Result<Folder> {
+    pub(crate) fn open_dir(&self, rel: &str) -> io::Result<Folder> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let fd = rustix::fs::openat(&self.fd, plain(rel)?, flags, Mode::empty())?;
         Ok(Folder {
@@ -46,19 +46,19 @@ impl Folder {
     }
 
     /// Where the folder was opened.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Makes the folder `rel`, readable by this user only; an entry already there (a link too)
     /// is an error.
-    pub fn make_dir(&self, rel: &str) -> io::Result<()> {
+    pub(crate) fn make_dir(&self, rel: &str) -> io::Result<()> {
         Ok(rustix::fs::mkdirat(&self.fd, plain(rel)?, Mode::RWXU)?)
     }
 
     /// Writes `bytes` as the file `rel` (made, or emptied first), readable by this user only. A
     /// symbolic link at `rel` is an error, never followed.
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
         let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::TRUNC | OPEN;
         let fd = rustix::fs::openat(&self.fd, plain(rel)?, flags, Mode::RUSR | Mode::WUSR)?;
         write_all(&fd, bytes)
@@ -66,7 +66,7 @@ impl Folder {
 
     /// Adds `bytes` at the end of the existing file `rel` (not made when missing; a symbolic link
     /// there is an error, never followed).
-    pub fn append(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn append(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
         let flags = OFlags::WRONLY | OFlags::APPEND | OPEN;
         let fd = rustix::fs::openat(&self.fd, plain(rel)?, flags, Mode::empty())?;
         write_all(&fd, bytes)
@@ -81,7 +81,7 @@ impl Folder {
     /// its private temporary folder (0700) and nobody else writes, so its end is where the
     /// write left it. A file of any other length (shorter, longer, or a short read anywhere
     /// else) is read on to the end as any other file.
-    pub fn read_text(&self, rel: &str, written: Option<usize>) -> io::Result<String> {
+    pub(crate) fn read_text(&self, rel: &str, written: Option<usize>) -> io::Result<String> {
         let fd = rustix::fs::openat(&self.fd, plain(rel)?, OFlags::RDONLY | OPEN, Mode::empty())?;
         let mut buf: Vec<u8> = Vec::with_capacity(written.map_or(8 * 1024, |n| n + 1));
         loop {
@@ -110,7 +110,7 @@ impl Folder {
     }
 
     /// Whether `rel` is a regular file (a link is not looked through).
-    pub fn is_file(&self, rel: &str) -> bool {
+    pub(crate) fn is_file(&self, rel: &str) -> bool {
         plain(rel).is_ok_and(|rel| {
             rustix::fs::statat(&self.fd, rel, AtFlags::SYMLINK_NOFOLLOW)
                 .is_ok_and(|st| rustix::fs::FileType::from_raw_mode(st.st_mode).is_file())
@@ -118,7 +118,7 @@ impl Folder {
     }
 
     /// Removes the file (or link) `rel`.
-    pub fn remove_file(&self, rel: &str) -> io::Result<()> {
+    pub(crate) fn remove_file(&self, rel: &str) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(
             &self.fd,
             plain(rel)?,
@@ -127,7 +127,7 @@ impl Folder {
     }
 
     /// Removes the empty folder `rel`.
-    pub fn remove_dir(&self, rel: &str) -> io::Result<()> {
+    pub(crate) fn remove_dir(&self, rel: &str) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(
             &self.fd,
             plain(rel)?,
@@ -137,7 +137,7 @@ impl Folder {
 
     /// Renames the entry `from` of this folder to `to`, never replacing an entry already at
     /// `to`.
-    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &str, to: &str) -> io::Result<()> {
         let flags = rustix::fs::RenameFlags::NOREPLACE;
         Ok(rustix::fs::renameat_with(
             &self.fd,
@@ -150,7 +150,7 @@ impl Folder {
 
     /// Whether every entry of the folder is one `expected` accepts (by its name), read through
     /// the open descriptor from the start of the folder.
-    pub fn holds_only(&self, expected: impl Fn(&[u8]) -> bool) -> io::Result<bool> {
+    pub(crate) fn holds_only(&self, expected: impl Fn(&[u8]) -> bool) -> io::Result<bool> {
         let mut only = true;
         self.each_name(|name| {
             only &= matches!(name, b"." | b"..") || expected(name);
@@ -186,7 +186,7 @@ impl Folder {
 
     /// Removes everything in the folder, keeping the folder (and this descriptor): links and
     /// files are removed, folders removed whole without following a link.
-    pub fn empty(&self) -> io::Result<()> {
+    pub(crate) fn empty(&self) -> io::Result<()> {
         for e in std::fs::read_dir(&self.path)? {
             let e = e?;
             if e.file_type()?.is_dir() {

@@ -17,7 +17,7 @@ use std::sync::{Mutex, MutexGuard};
 
 /// What an interrupt undoes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Undo {
+pub(crate) enum Undo {
     /// A folder to remove, with everything in it.
     Remove(PathBuf),
     /// A process group to kill (a model command, started as the leader of its own group).
@@ -35,7 +35,7 @@ fn held() -> MutexGuard<'static, Vec<(u64, Undo)>> {
 /// Something an interrupt would undo, until dropped (the folder removed or the command ended
 /// by its owner).
 #[derive(Debug)]
-pub struct Held(u64);
+pub(crate) struct Held(u64);
 
 impl Drop for Held {
     fn drop(&mut self) {
@@ -44,7 +44,7 @@ impl Drop for Held {
 }
 
 /// Runs `make` with the register locked and holds what it says to undo.
-pub fn hold<T, E>(make: impl FnOnce() -> Result<(T, Undo), E>) -> Result<(T, Held), E> {
+pub(crate) fn hold<T, E>(make: impl FnOnce() -> Result<(T, Undo), E>) -> Result<(T, Held), E> {
     let mut all = held();
     let (value, undo) = make()?;
     let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -69,7 +69,7 @@ fn signal_set() -> libc::sigset_t {
 
 /// Blocks SIGHUP, SIGINT and SIGTERM and starts the thread that waits for them. Call it before
 /// any other thread starts.
-pub fn install() -> std::io::Result<()> {
+pub(crate) fn install() -> std::io::Result<()> {
     let set = signal_set();
     // SAFETY: pthread_sigmask only reads the set and changes this thread's mask.
     let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };

@@ -3,7 +3,7 @@
 use super::diagnostic::{Region, Span};
 
 /// Line starts of a text, to turn byte offsets into lines and columns.
-pub struct LineIndex<'a> {
+pub(crate) struct LineIndex<'a> {
     text: &'a [u8],
     starts: Vec<usize>,
     /// The last position answered (line index, byte offset, code points, UTF-16 units), so that
@@ -12,7 +12,7 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    pub fn new(text: &'a [u8]) -> Self {
+    pub(crate) fn new(text: &'a [u8]) -> Self {
         let mut starts = vec![0];
         starts.extend(memchr_iter(b'\n', text).map(|i| i + 1));
         LineIndex {
@@ -24,7 +24,7 @@ impl<'a> LineIndex<'a> {
 
     /// 1-based line, code-point column and UTF-16 column of a byte offset. Offsets inside a
     /// character or past the end are clamped.
-    pub fn position(&self, offset: usize) -> (usize, usize, usize) {
+    pub(crate) fn position(&self, offset: usize) -> (usize, usize, usize) {
         let offset = offset.min(self.text.len());
         let line = match self.starts.binary_search(&offset) {
             Ok(i) => i,
@@ -47,7 +47,7 @@ impl<'a> LineIndex<'a> {
         (line + 1, cp + 1, u16s + 1)
     }
 
-    pub fn region(&self, span: Span) -> Region {
+    pub(crate) fn region(&self, span: Span) -> Region {
         let (line, col, col16) = self.position(span.start);
         let (end_line, end_col, end_col16) = self.position(span.end.max(span.start));
         Region {

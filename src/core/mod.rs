@@ -6,28 +6,28 @@
 //! follows a link, the open [`folder`] that `test`'s temporary files are reached through, how the
 //! reports name a folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
 
-pub mod charname;
+pub(crate) mod charname;
 mod diagnostic;
 pub mod escape;
 pub mod fingerprint;
-pub mod fold;
-pub mod folder;
-pub mod interrupt;
+pub(crate) mod fold;
+pub(crate) mod folder;
+pub(crate) mod interrupt;
 mod line_index;
-pub mod paths;
+pub(crate) mod paths;
 #[cfg(test)]
 pub(crate) mod reviewed;
 mod rule;
-pub mod safe_write;
+pub(crate) mod safe_write;
 mod severity;
-pub mod suggest;
+pub(crate) mod suggest;
 mod unicode;
 
-pub use diagnostic::{Diagnostic, Region, Secret, Span, Style};
-pub use line_index::LineIndex;
-pub use rule::{Origin, Precision, Rule};
+pub use diagnostic::{Diagnostic, Region, Span};
+pub(crate) use diagnostic::{Secret, Style};
+pub(crate) use line_index::LineIndex;
+pub use rule::Rule;
+pub(crate) use rule::{Origin, Precision};
 pub use severity::Severity;
-pub use unicode::{
-    is_default_ignorable, is_hidden, is_ignorable, is_invisible, is_space_separator,
-    is_unusual_space,
-};
+pub use unicode::{is_hidden, is_invisible};
+pub(crate) use unicode::{is_ignorable, is_unusual_space};

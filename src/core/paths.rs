@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 /// with a `.git`), else to the working folder; `/`-separated, no `./`, no `..`, no trailing `/`
 /// (empty: that root itself). A folder outside all of them is its absolute path, starting with
 /// `/` (SARIF makes it a `file://` URI). Links in the folder's path are resolved.
-pub fn uri_base(dir: &str, workspace: Option<&Path>) -> String {
+pub(crate) fn uri_base(dir: &str, workspace: Option<&Path>) -> String {
     let cwd = working_folder();
     let Some(abs) = absolute(Path::new(dir), cwd.as_deref()) else {
         return slash(Path::new(dir));
@@ -105,14 +105,14 @@ fn cached_root(abs: &Path) -> Option<PathBuf> {
 
 /// The nearest folder at or above `abs` that holds a `.git` (a folder, or a file in a worktree
 /// or submodule).
-pub fn repository_root(abs: &Path) -> Option<PathBuf> {
+pub(crate) fn repository_root(abs: &Path) -> Option<PathBuf> {
     abs.ancestors()
         .find(|a| a.join(".git").symlink_metadata().is_ok())
         .map(Path::to_path_buf)
 }
 
 /// `.` and `..` resolved without reading the disk (a `..` at the top stays dropped).
-pub fn lexical(p: &Path) -> PathBuf {
+pub(crate) fn lexical(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
@@ -128,7 +128,7 @@ pub fn lexical(p: &Path) -> PathBuf {
 
 /// `/`-separated components, `.` dropped and `..` folded (a leading `..` of a relative path
 /// kept); a leading `/` kept for an absolute path.
-pub fn slash(path: &Path) -> String {
+pub(crate) fn slash(path: &Path) -> String {
     let mut parts: Vec<String> = Vec::new();
     for c in path.components() {
         match c {

@@ -12,35 +12,33 @@ use std::sync::OnceLock;
 
 /// How often a finding of the rule is a real problem (SARIF's `precision` property).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Precision {
+pub(crate) enum Precision {
     VeryHigh,
     High,
     Medium,
-    Low,
 }
 
 impl Precision {
-    /// The SARIF spelling: `very-high`, `high`, `medium`, `low`.
-    pub fn as_str(self) -> &'static str {
+    /// The SARIF spelling: `very-high`, `high`, `medium` (SARIF's `low` fits no rule).
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Precision::VeryHigh => "very-high",
             Precision::High => "high",
             Precision::Medium => "medium",
-            Precision::Low => "low",
         }
     }
 }
 
 /// The paragraph of a rule's doc comment that says how to fix a finding starts with this.
-pub const HOW_TO_FIX: &str = "How to fix:";
+pub(crate) const HOW_TO_FIX: &str = "How to fix:";
 
 /// One rule. Built by `declare_rules!` (`src/rules/declare.rs`) only.
 #[derive(Debug)]
 pub struct Rule {
     /// Stable kebab-case id (`invisible-character`).
     pub id: &'static str,
-    pub severity: Severity,
-    pub precision: Precision,
+    pub(crate) severity: Severity,
+    pub(crate) precision: Precision,
     /// SARIF `security-severity` for security rules ("0.1" to "10.0").
     pub security_severity: Option<&'static str>,
     /// The lines of the rule's doc comment, as the compiler hands them over.
@@ -61,22 +59,22 @@ struct Texts {
 /// Where a rule is declared and where it is reported; built by `declare_rules!`.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// `module_path!()` where the rule is declared (`hippo_packs::rules::layout`).
-    pub module: &'static str,
+    pub(crate) module: &'static str,
     /// The name of the rule's static (`SYMBOLIC_LINK`).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// `file!()` where the rule is declared (`src/rules/layout.rs`).
-    pub file: &'static str,
+    pub(crate) file: &'static str,
     /// The file that reports the rule's findings when another than `file` does
     /// (`reported_in = "src/allow.rs"` in `declare_rules!`).
-    pub reported_in: Option<&'static str>,
+    pub(crate) reported_in: Option<&'static str>,
 }
 
 impl Rule {
     /// Used by `declare_rules!` (`src/rules/declare.rs`); not meant to be called by hand.
     #[doc(hidden)]
-    pub const fn declared(
+    pub(crate) const fn declared(
         id: &'static str,
         severity: Severity,
         precision: Precision,
@@ -104,7 +102,7 @@ impl Rule {
 
     /// The source file that declares the rule (`src/rules/layout.rs`), relative to the
     /// repository (a build from elsewhere may see an absolute `file!()`).
-    pub fn source_file(&self) -> &'static str {
+    pub(crate) fn source_file(&self) -> &'static str {
         let file = self.origin.file;
         file.rfind("src/").map_or(file, |start| &file[start..])
     }

@@ -11,7 +11,7 @@ use super::paths::lexical;
 /// link (or any other entry) at `path` is replaced, never followed, and a reader never sees a
 /// half-written file. The file is readable by everyone (0644): a report written as root in a
 /// container is read by later steps running as the runner's user. The folder must exist.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     replace(path, bytes, set_readable)
 }
 
@@ -40,7 +40,7 @@ fn replace(
 /// Replaces the regular file at `path` with `bytes` as [`write_atomic`] writes (a temporary file
 /// in the same folder, then a rename), keeping the file's permissions. A symbolic link at `path`
 /// is refused, not replaced and not followed; so is anything else that is not a regular file.
-pub fn rewrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn rewrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let meta = std::fs::symlink_metadata(path)?;
     if meta.file_type().is_symlink() {
         return Err(std::io::Error::other(
@@ -58,7 +58,7 @@ pub fn rewrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// lies below `root` (the working folder, a workspace), and `path` itself wherever it is. Folders
 /// at or above `root` are the caller's (a runner whose work folder is a link) and are not looked
 /// at. `path` is relative to `root` unless absolute.
-pub fn link_on_path(path: &Path, root: &Path) -> Option<PathBuf> {
+pub(crate) fn link_on_path(path: &Path, root: &Path) -> Option<PathBuf> {
     let abs = root.join(path);
     let root = lexical(root);
     let mut prefix = PathBuf::new();
@@ -86,7 +86,7 @@ pub fn link_on_path(path: &Path, root: &Path) -> Option<PathBuf> {
 /// `base/<part>/<part>...`, each folder made when missing and otherwise required to be a real
 /// folder: a symbolic link there (or `base` itself a link) is an error, never followed, so names
 /// a pack chose cannot steer a write out of `base`. Each part is one plain name.
-pub fn real_folders(base: &Path, parts: &[&str]) -> std::io::Result<PathBuf> {
+pub(crate) fn real_folders(base: &Path, parts: &[&str]) -> std::io::Result<PathBuf> {
     let mut dir = base.to_path_buf();
     real_folder(&dir)?;
     for part in parts {

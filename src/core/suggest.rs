@@ -26,12 +26,12 @@ fn closeness(word: &str, want: &str) -> Option<usize> {
 /// Whether `word` is a near miss of `want` (and not `want` itself): equal but for case, a
 /// singular or plural of it, or at most two edits away (one for a word of four characters or
 /// fewer).
-pub fn close(word: &str, want: &str) -> bool {
+pub(crate) fn close(word: &str, want: &str) -> bool {
     word != want && closeness(word, want).is_some()
 }
 
 /// The candidate nearest `word` when one is near enough, else `None`; never `word` itself.
-pub fn nearest<'a, S: AsRef<str>>(word: &str, candidates: &'a [S]) -> Option<&'a str> {
+pub(crate) fn nearest<'a, S: AsRef<str>>(word: &str, candidates: &'a [S]) -> Option<&'a str> {
     let others = || candidates.iter().map(AsRef::as_ref).filter(|c| *c != word);
     let by_edits = others()
         .filter_map(|c| Some((closeness(word, c)?, c)))
@@ -48,19 +48,24 @@ pub fn nearest<'a, S: AsRef<str>>(word: &str, candidates: &'a [S]) -> Option<&'a
 
 /// `did you mean `x`? ` or nothing, then `<what>: `a`, `b`` — a help line naming every
 /// candidate.
-pub fn help(word: &str, candidates: &[&str], what: &str) -> String {
+pub(crate) fn help(word: &str, candidates: &[&str], what: &str) -> String {
     choose(word, candidates, what, usize::MAX)
 }
 
 /// As [`help`], for a list that may be long: more than `limit` candidates are not all named
 /// (`did you mean `x`? <what>: 12 in all`, or without a near one the first `limit` and `and N
 /// more`).
-pub fn choose(word: &str, candidates: &[&str], what: &str, limit: usize) -> String {
+pub(crate) fn choose(word: &str, candidates: &[&str], what: &str, limit: usize) -> String {
     choose_near(nearest(word, candidates), candidates, what, limit)
 }
 
 /// As [`choose`], with the near candidate already found (`None`: none is near).
-pub fn choose_near(near: Option<&str>, candidates: &[&str], what: &str, limit: usize) -> String {
+pub(crate) fn choose_near(
+    near: Option<&str>,
+    candidates: &[&str],
+    what: &str,
+    limit: usize,
+) -> String {
     let quoted = |list: &[&str]| {
         list.iter()
             .map(|c| format!("`{c}`"))

@@ -38,7 +38,7 @@ static DEFAULT_IGNORABLE: LazyLock<Vec<(u32, u32)>> = LazyLock::new(|| {
 });
 
 /// Whether a character is default-ignorable in Unicode's data.
-pub fn is_default_ignorable(c: char) -> bool {
+pub(crate) fn is_default_ignorable(c: char) -> bool {
     let u = c as u32;
     if u < 0xAD {
         return false;
@@ -51,7 +51,7 @@ pub fn is_default_ignorable(c: char) -> bool {
 /// The characters beyond the page's list that hide text all the same (docs/checks.md, "Paths and
 /// text"; docs/rules.md, `ignorable-character`): Default_Ignorable_Code_Point minus the page's set,
 /// plus U+FFF9–U+FFFB. hippo accepts them, so they are a warning, not an error.
-pub fn is_ignorable(c: char) -> bool {
+pub(crate) fn is_ignorable(c: char) -> bool {
     !is_invisible(c) && (ANNOTATION.contains(&(c as u32)) || is_default_ignorable(c))
 }
 
@@ -62,7 +62,7 @@ pub fn is_hidden(c: char) -> bool {
 
 /// Unicode's space separators (general category Zs; a unit test holds the list equal to the
 /// Unicode data the `regex` crate carries).
-pub fn is_space_separator(c: char) -> bool {
+pub(crate) fn is_space_separator(c: char) -> bool {
     matches!(
         c as u32,
         0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000
@@ -73,7 +73,7 @@ pub fn is_space_separator(c: char) -> bool {
 /// separators other than U+0020, U+00A0, U+202F and U+3000 (which text in French, Japanese and
 /// Chinese uses), and U+2800 BRAILLE PATTERN BLANK, which renders as a space but is a symbol
 /// (docs/rules.md, `unusual-space`).
-pub fn is_unusual_space(c: char) -> bool {
+pub(crate) fn is_unusual_space(c: char) -> bool {
     c == '\u{2800}'
         || (is_space_separator(c) && !matches!(c, ' ' | '\u{A0}' | '\u{202F}' | '\u{3000}'))
 }

@@ -3,7 +3,7 @@
 
 /// One line of the run's log (for `--print-prompts` readers and for tests).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
+pub(crate) enum Event {
     /// A call not made: the prompt could not fit the budget without any turn.
     Skipped { notes: Vec<String> },
     /// A reply, or an element of it, that failed validation, and why.
@@ -31,7 +31,7 @@ pub enum Event {
 impl Event {
     /// The event as a reason a case failed, in one line (`None`: a confirmed proposal, which
     /// explains nothing by itself).
-    pub fn reason(&self) -> Option<String> {
+    pub(crate) fn reason(&self) -> Option<String> {
         Some(match self {
             Event::Skipped { notes } => format!(
                 "a call for {} was not made: the prompt does not fit input_budget_bytes",

@@ -9,13 +9,13 @@
 mod compose;
 mod event;
 pub mod notes;
-pub mod render;
+pub(crate) mod render;
 pub mod responder;
 mod session;
-pub mod stub;
-pub mod validate;
+pub(crate) mod stub;
+pub(crate) mod validate;
 
-pub use event::Event;
+pub(crate) use event::Event;
 use session::Call;
 pub use session::{Pass, Session};
 
@@ -25,11 +25,17 @@ use notes::Notes;
 /// The counts of one dreaming pass, as a fixture case's `[expect]` names them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
+    /// Calls made to the model.
     pub calls: u64,
+    /// Notes the model proposed.
     pub proposals: u64,
+    /// Replies or proposals that did not validate.
     pub validation_failures: u64,
+    /// Proposals the reviewer confirmed.
     pub confirmed: u64,
+    /// Proposals the reviewer rejected.
     pub rejected: u64,
+    /// Proposals written to the notes.
     pub applied: u64,
     /// Calls not made because the prompt could not fit the input budget.
     pub skipped_calls: u64,
@@ -39,25 +45,25 @@ pub struct Counts {
 /// that call's valid proposals (1-based).
 #[derive(Debug, Clone, Default)]
 pub struct ReviewPrompt {
-    pub call: usize,
-    pub proposal: usize,
-    pub text: String,
+    pub(crate) call: usize,
+    pub(crate) proposal: usize,
+    pub(crate) text: String,
 }
 
 /// What a run did.
 #[derive(Debug, Clone, Default)]
 pub struct PassResult {
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     /// The pass's prompts, in call order (when the [`Watch`] keeps them).
-    pub prompts: Vec<String>,
+    pub(crate) prompts: Vec<String>,
     /// The reviewer's prompts, in order (when the [`Watch`] keeps them).
-    pub review_prompts: Vec<ReviewPrompt>,
-    pub events: Vec<Event>,
+    pub(crate) review_prompts: Vec<ReviewPrompt>,
+    pub(crate) events: Vec<Event>,
 }
 
 impl PassResult {
     /// What went wrong beside the expectations: `call 1: the model failed: ...`.
-    pub fn errors(&self) -> Vec<String> {
+    pub(crate) fn errors(&self) -> Vec<String> {
         self.events
             .iter()
             .filter_map(|e| match e {
@@ -85,13 +91,9 @@ fn ordered(sessions: &[Session]) -> Vec<usize> {
 /// The candidate notes (docs/testing-packs.md): the notes the sessions declare, that exist, kept when they
 /// match one of `note_paths` (if set) and `note_types` (if set), in path order. A note
 /// `note_paths` leaves out is not opened; `note_types` needs the front matter, so a note it
-/// leaves out is opened for its type alone and never sent.
-pub fn candidates(pass: &Pass, sessions: &[Session], notes: &mut dyn Notes) -> Vec<String> {
-    candidates_why(pass, sessions, notes, &mut Vec::new())
-}
-
-/// [`candidates`], recording each declared note left out, and why, in `dropped`.
-fn candidates_why(
+/// leaves out is opened for its type alone and never sent. Each declared note left out, and
+/// why, is recorded in `dropped`.
+fn candidates(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
@@ -144,9 +146,9 @@ fn candidates_why(
 /// What a run does with each prompt of the pass as it is sent: `prompt` sees it, and it is
 /// kept in the [`PassResult`] (with the reviewer's prompts) only when `keep` says so. Without
 /// `keep` a run holds one prompt at a time, however many calls it makes.
-pub struct Watch<'a> {
-    pub prompt: &'a mut dyn FnMut(&str),
-    pub keep: bool,
+pub(crate) struct Watch<'a> {
+    pub(crate) prompt: &'a mut dyn FnMut(&str),
+    pub(crate) keep: bool,
 }
 
 /// Runs one pass over the window's sessions (docs/testing-packs.md: calls, rendering, validation, review),
@@ -166,7 +168,7 @@ pub fn run(
 }
 
 /// [`run`], each prompt handed to `watch` as it is sent and kept only when it asks.
-pub fn run_watched(
+pub(crate) fn run_watched(
     pass: &Pass,
     sessions: &[Session],
     notes: &mut dyn Notes,
@@ -174,7 +176,7 @@ pub fn run_watched(
     watch: Watch<'_>,
 ) -> PassResult {
     let mut out = PassResult::default();
-    let cands = candidates_why(pass, sessions, notes, &mut out.events);
+    let cands = candidates(pass, sessions, notes, &mut out.events);
     let order = ordered(sessions);
     let tpl = Template::new(pass);
     let lines = TurnLines::new(sessions);

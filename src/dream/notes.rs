@@ -10,19 +10,22 @@ use crate::core::folder::Folder;
 pub trait Notes {
     /// Whether the note exists.
     fn exists(&self, id: &str) -> bool;
+    /// The note's text, when it exists and can be read.
     fn read(&mut self, id: &str) -> Option<String>;
+    /// Writes the note's text; `Err` says why it could not.
     fn write(&mut self, id: &str, text: &str) -> Result<(), String>;
 }
 
 /// Notes held in memory (for tests of the engine).
 #[derive(Debug, Clone, Default)]
 pub struct MemoryNotes {
-    pub notes: BTreeMap<String, String>,
+    pub(crate) notes: BTreeMap<String, String>,
     /// Every note read, in order.
-    pub reads: Vec<String>,
+    pub(crate) reads: Vec<String>,
 }
 
 impl MemoryNotes {
+    /// Notes from `(id, text)` pairs.
     pub fn new<I: IntoIterator<Item = (S, S)>, S: Into<String>>(notes: I) -> Self {
         MemoryNotes {
             notes: notes
@@ -53,8 +56,8 @@ impl Notes for MemoryNotes {
 /// (every change is written through), so a pass that reads a note for its type, its call, each
 /// proposal and its review reads the file once.
 #[derive(Debug, Clone)]
-pub struct DirNotes<'f> {
-    pub dir: &'f Folder,
+pub(crate) struct DirNotes<'f> {
+    pub(crate) dir: &'f Folder,
     /// The notes the folder holds, each with the length it was written with, when the caller
     /// just wrote them (`None`: ask the file system).
     known: Option<HashMap<String, usize>>,
@@ -63,7 +66,7 @@ pub struct DirNotes<'f> {
 
 impl<'f> DirNotes<'f> {
     /// The notes of a workspace's `notes/` folder, whatever it holds.
-    pub fn new(dir: &'f Folder) -> Self {
+    pub(crate) fn new(dir: &'f Folder) -> Self {
         DirNotes {
             dir,
             known: None,
@@ -74,7 +77,10 @@ impl<'f> DirNotes<'f> {
     /// The notes of a workspace's `notes/` folder that holds exactly `written` (ids, each with
     /// the length the caller just wrote it with), so whether a note exists is known without
     /// asking the file system, and a note is read without looking for its end.
-    pub fn written(dir: &'f Folder, written: impl IntoIterator<Item = (String, usize)>) -> Self {
+    pub(crate) fn written(
+        dir: &'f Folder,
+        written: impl IntoIterator<Item = (String, usize)>,
+    ) -> Self {
         DirNotes {
             known: Some(written.into_iter().collect()),
             ..DirNotes::new(dir)
@@ -134,7 +140,7 @@ impl Notes for DirNotes<'_> {
 }
 
 /// The `type:` of a leading front-matter block (`---` ... `---`), unquoted; `None` without one.
-pub fn note_type(text: &str) -> Option<String> {
+pub(crate) fn note_type(text: &str) -> Option<String> {
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     if lines.next()?.trim_end() != "---" {
         return None;
@@ -161,7 +167,7 @@ pub fn note_type(text: &str) -> Option<String> {
 
 /// The text after a confirmed append: a final newline if the note lacks one, then `new` and a
 /// newline (an empty note gets no blank line first).
-pub fn append(note: &str, new: &str) -> String {
+pub(crate) fn append(note: &str, new: &str) -> String {
     let mut s = note.to_string();
     if !s.is_empty() && !s.ends_with('\n') {
         s.push('\n');

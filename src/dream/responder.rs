@@ -11,18 +11,20 @@ use std::time::{Duration, Instant};
 
 /// Something that answers a prompt.
 pub trait Model: Sync {
+    /// The model's reply to `prompt`, or why there is none.
     fn complete(&self, prompt: &str) -> Result<String, String>;
 }
 
 /// The stand-in, in-process: always the same answer.
 #[derive(Debug, Clone)]
 pub struct StandIn {
+    /// The reply to every prompt.
     pub answer: String,
 }
 
 impl StandIn {
     /// The pass's model: the case's reply.
-    pub fn model(reply: &str) -> Self {
+    pub(crate) fn model(reply: &str) -> Self {
         StandIn {
             answer: super::stub::answer(super::stub::Role::Model, reply, ""),
         }
@@ -42,23 +44,23 @@ impl Model for StandIn {
 }
 
 /// The most an answer may hold; past it the call fails (a runaway command).
-pub const MAX_ANSWER_BYTES: usize = 4 << 20;
+pub(crate) const MAX_ANSWER_BYTES: usize = 4 << 20;
 /// The default time limit of one call.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A model command: `program args...`, the prompt on standard input, the answer on standard
 /// output, killed (with its whole process group) when the time limit passes.
 #[derive(Debug, Clone)]
-pub struct Command {
-    pub program: String,
-    pub args: Vec<String>,
-    pub env: Vec<(String, String)>,
-    pub timeout: Duration,
+pub(crate) struct Command {
+    pub(crate) program: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) timeout: Duration,
 }
 
 impl Command {
     /// Splits a command line on white space (no shell: no quoting, no expansion).
-    pub fn parse(line: &str) -> Option<Command> {
+    pub(crate) fn parse(line: &str) -> Option<Command> {
         let mut words = line.split_whitespace().map(str::to_string);
         Some(Command {
             program: words.next()?,
@@ -68,7 +70,7 @@ impl Command {
         })
     }
 
-    pub fn with_env(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn with_env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_string(), value.to_string()));
         self
     }

@@ -8,12 +8,12 @@
 //! (a file holding the reply) and `HIPPO_PACKS_VERDICT`.
 
 /// The environment a model command receives from `hippo-packs test`.
-pub const ENV_ROLE: &str = "HIPPO_PACKS_ROLE";
-pub const ENV_REPLY_FILE: &str = "HIPPO_PACKS_REPLY_FILE";
-pub const ENV_VERDICT: &str = "HIPPO_PACKS_VERDICT";
+pub(crate) const ENV_ROLE: &str = "HIPPO_PACKS_ROLE";
+pub(crate) const ENV_REPLY_FILE: &str = "HIPPO_PACKS_REPLY_FILE";
+pub(crate) const ENV_VERDICT: &str = "HIPPO_PACKS_VERDICT";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Answer as the pass's model: print the reply.
     Model,
     /// Answer as the reviewer: print the verdict object.
@@ -21,7 +21,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Role::Model => "model",
             Role::Reviewer => "reviewer",
@@ -30,7 +30,7 @@ impl Role {
 }
 
 /// What the stand-in answers: the same text in-process and as a command.
-pub fn answer(role: Role, reply: &str, verdict: &str) -> String {
+pub(crate) fn answer(role: Role, reply: &str, verdict: &str) -> String {
     match role {
         Role::Model => reply.to_string(),
         Role::Reviewer => {

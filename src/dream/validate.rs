@@ -8,28 +8,28 @@ use serde_json::Value;
 use std::sync::LazyLock;
 
 /// The most bytes `new` may hold.
-pub const MAX_NEW_BYTES: usize = 2048;
+pub(crate) const MAX_NEW_BYTES: usize = 2048;
 
 /// A proposal that passed validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Proposal {
-    pub note: String,
-    pub new: String,
+pub(crate) struct Proposal {
+    pub(crate) note: String,
+    pub(crate) new: String,
     /// `(session, ordinal)`, in the reply's order.
-    pub evidence: Vec<(String, usize)>,
-    pub reason: String,
+    pub(crate) evidence: Vec<(String, usize)>,
+    pub(crate) reason: String,
     /// The element as the reply wrote it, re-serialized (what the reviewer sees as the change).
-    pub change: String,
+    pub(crate) change: String,
 }
 
 /// What a call gave the model, for rules 3 and 5.
-pub struct CallScope<'a> {
-    pub notes: &'a [String],
-    pub sessions: &'a [&'a Session],
+pub(crate) struct CallScope<'a> {
+    pub(crate) notes: &'a [String],
+    pub(crate) sessions: &'a [&'a Session],
 }
 
 /// Trims, removes one surrounding Markdown code fence, and trims again.
-pub fn unfence(reply: &str) -> &str {
+pub(crate) fn unfence(reply: &str) -> &str {
     let t = reply.trim();
     if let Some(rest) = t.strip_prefix("```")
         && let Some(body) = rest.strip_suffix("```")
@@ -45,7 +45,7 @@ pub fn unfence(reply: &str) -> &str {
 }
 
 /// The reply's elements, or why it is not a JSON array (one validation failure).
-pub fn parse_reply(reply: &str) -> Result<Vec<Value>, String> {
+pub(crate) fn parse_reply(reply: &str) -> Result<Vec<Value>, String> {
     match serde_json::from_str::<Value>(unfence(reply)) {
         Ok(Value::Array(items)) => Ok(items),
         Ok(_) => Err("the reply is not a JSON array".to_string()),
@@ -58,7 +58,7 @@ const KEYS: [&str; 6] = ["note", "kind", "old", "new", "evidence", "reason"];
 /// Checks one element against the seven rules, in order; the first failure is the reason.
 /// `note_text` gives a note as it stands (with the changes applied so far); `earlier` is every
 /// `new` of the run's earlier proposals.
-pub fn validate(
+pub(crate) fn validate(
     item: &Value,
     scope: &CallScope<'_>,
     note_text: &mut dyn FnMut(&str) -> String,
@@ -211,7 +211,7 @@ fn sources(new: &str, cited: &[(String, usize)], scope: &CallScope<'_>) -> Resul
 
 /// Every URL (`http://` or `https://` up to white space, quotes or brackets, without trailing
 /// punctuation).
-pub fn urls(text: &str) -> Vec<&str> {
+pub(crate) fn urls(text: &str) -> Vec<&str> {
     static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(r#"(?i)\bhttps?://[^\s<>"'`()\[\]{}]+"#).expect("url regex")
     });
@@ -221,7 +221,7 @@ pub fn urls(text: &str) -> Vec<&str> {
 }
 
 /// Every shell-shaped text of docs/pass-and-content-rules.md, as the content rules find it.
-pub fn shell_texts(text: &str) -> Vec<String> {
+pub(crate) fn shell_texts(text: &str) -> Vec<String> {
     content::scan(text.as_bytes())
         .into_iter()
         .filter(|f| f.rule == &content::SHELL_TEXT)
@@ -231,7 +231,7 @@ pub fn shell_texts(text: &str) -> Vec<String> {
 
 /// Whether a reviewer's answer confirms: exactly `{"verdict": "confirm"|"reject", "notes": "..."}`
 /// with `confirm`; anything else is a rejection.
-pub fn confirms(answer: &str) -> bool {
+pub(crate) fn confirms(answer: &str) -> bool {
     match serde_json::from_str::<Value>(unfence(answer)) {
         Ok(Value::Object(o)) => {
             o.len() == 2
@@ -244,7 +244,7 @@ pub fn confirms(answer: &str) -> bool {
 
 /// The reviewer's `notes`, when its answer is a JSON object carrying one (for the reasons a
 /// failed case shows); `None` for an answer that is not such an object.
-pub fn reviewer_note(answer: &str) -> Option<String> {
+pub(crate) fn reviewer_note(answer: &str) -> Option<String> {
     match serde_json::from_str::<Value>(unfence(answer)) {
         Ok(Value::Object(o)) => o.get("notes").and_then(Value::as_str).map(str::to_string),
         _ => None,

@@ -12,7 +12,7 @@ use crate::rules::text::{IGNORABLE_CHARACTER, INVISIBLE_CHARACTER};
 /// WORD JOINER, the invisible operators U+2061-U+2064, U+FEFF ZERO WIDTH NO-BREAK SPACE (a
 /// byte-order mark at the start of a file), and the default-ignorable code points that are not
 /// assigned.
-pub fn removable(c: char) -> bool {
+pub(crate) fn removable(c: char) -> bool {
     matches!(
         c,
         '\u{AD}' | '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
@@ -23,7 +23,7 @@ pub fn removable(c: char) -> bool {
 /// file point at: each maximal stretch of removable characters of a run is one fix; a
 /// byte-order mark at the start of the file is a fix of its own. A finding at an escape
 /// (`\u200B` in a TOML string) is not fixed: the file spells the character on purpose.
-pub fn hidden(text: &str, findings: &[&Diagnostic]) -> Vec<Fix> {
+pub(crate) fn hidden(text: &str, findings: &[&Diagnostic]) -> Vec<Fix> {
     let mut out = Vec::new();
     for d in findings {
         let ours = d.rule.id == INVISIBLE_CHARACTER.id || d.rule.id == IGNORABLE_CHARACTER.id;

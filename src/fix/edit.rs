@@ -6,13 +6,13 @@ use crate::core::Span;
 
 /// One replacement of a byte range (`with` empty: a removal; `span` empty: an insertion).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
-    pub span: Span,
-    pub with: String,
+pub(crate) struct Edit {
+    pub(crate) span: Span,
+    pub(crate) with: String,
 }
 
 impl Edit {
-    pub fn remove(start: usize, end: usize) -> Edit {
+    pub(crate) fn remove(start: usize, end: usize) -> Edit {
         Edit {
             span: Span::new(start, end),
             with: String::new(),
@@ -22,7 +22,7 @@ impl Edit {
 
 /// What a fix does, which names it (`fixed <path>:<line>:<col>: <message>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum What {
+pub(crate) enum What {
     /// A byte-order mark at the start of the file.
     Bom,
     /// A run of characters removed: the first one and how many.
@@ -39,14 +39,14 @@ pub enum What {
 
 /// One fix of one file: its edits and what it does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fix {
-    pub edits: Vec<Edit>,
-    pub what: What,
+pub(crate) struct Fix {
+    pub(crate) edits: Vec<Edit>,
+    pub(crate) what: What,
 }
 
 impl Fix {
     /// A fix of one edit.
-    pub fn one(edit: Edit, what: What) -> Fix {
+    pub(crate) fn one(edit: Edit, what: What) -> Fix {
         Fix {
             edits: vec![edit],
             what,
@@ -54,12 +54,12 @@ impl Fix {
     }
 
     /// Where the fix is: the byte offset of its first edit in the file before the fix.
-    pub fn at(&self) -> usize {
+    pub(crate) fn at(&self) -> usize {
         self.edits.iter().map(|e| e.span.start).min().unwrap_or(0)
     }
 
     /// `removed U+200B ZERO WIDTH SPACE`, `changed 3 CRLF line ends to LF`.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match &self.what {
             What::Bom => "removed the byte-order mark U+FEFF".to_string(),
             What::Removed { first, count } => {
@@ -86,7 +86,7 @@ impl Fix {
 }
 
 /// `U+200B ZERO WIDTH SPACE`; `U+2065, an unassigned character`.
-pub fn named(c: char) -> String {
+pub(crate) fn named(c: char) -> String {
     match unicode_names2::name(c) {
         Some(n) => format!("U+{:04X} {n}", c as u32),
         None => format!("U+{:04X}, an unassigned character", c as u32),
@@ -96,7 +96,7 @@ pub fn named(c: char) -> String {
 /// What no edit may touch: the secrets of the file, or the whole file (a redaction finding
 /// without a place).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Guard {
+pub(crate) enum Guard {
     Spans(Vec<Span>),
     File,
 }
@@ -120,7 +120,7 @@ fn overlap(a: Span, b: Span) -> bool {
 /// The fixes to make, in the order of their place in the file: each fix in the order given
 /// keeps the edits that touch no guarded range and overlap no edit of a fix kept before it; a fix
 /// left without an edit is dropped.
-pub fn select(fixes: Vec<Fix>, guard: &Guard) -> Vec<Fix> {
+pub(crate) fn select(fixes: Vec<Fix>, guard: &Guard) -> Vec<Fix> {
     let mut kept: Vec<Fix> = Vec::new();
     for mut fix in fixes {
         fix.edits.retain(|e| {
@@ -139,7 +139,7 @@ pub fn select(fixes: Vec<Fix>, guard: &Guard) -> Vec<Fix> {
 }
 
 /// The bytes with every edit of `fixes` made (the edits do not overlap).
-pub fn apply(bytes: &[u8], fixes: &[Fix]) -> Vec<u8> {
+pub(crate) fn apply(bytes: &[u8], fixes: &[Fix]) -> Vec<u8> {
     let mut edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
     edits.sort_by_key(|e| (e.span.start, e.span.end));
     let mut out = Vec::with_capacity(bytes.len() + 256);
@@ -156,7 +156,7 @@ pub fn apply(bytes: &[u8], fixes: &[Fix]) -> Vec<u8> {
 /// Where `at`, an offset in the file after `rounds` of edits (each round's edits as it made
 /// them), stood in the file before them: every edit before it shifts it back; an offset inside
 /// inserted text maps to where the insertion stands.
-pub fn original(mut at: usize, rounds: &[Vec<Edit>]) -> usize {
+pub(crate) fn original(mut at: usize, rounds: &[Vec<Edit>]) -> usize {
     for edits in rounds.iter().rev() {
         let mut sorted: Vec<&Edit> = edits.iter().collect();
         sorted.sort_by_key(|e| e.span.start);

@@ -5,7 +5,7 @@ use super::edit::{Edit, Fix, What};
 
 /// One fix for the file: every carriage return that comes right before a line feed removed. A
 /// lone carriage return is left as it is.
-pub fn crlf(text: &str) -> Option<Fix> {
+pub(crate) fn crlf(text: &str) -> Option<Fix> {
     let edits: Vec<Edit> = memchr::memmem::find_iter(text.as_bytes(), b"\r\n")
         .map(|i| Edit::remove(i, i + 1))
         .collect();

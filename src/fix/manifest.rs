@@ -7,7 +7,7 @@ use crate::model::toml_spans;
 /// A fix for each end of the description that starts or ends with white space written as is (a
 /// one-line basic or literal string; white space written as an escape is left alone). A
 /// description of white space only is not fixed: nothing would be left to describe the pack.
-pub fn description(path: &str, text: &str) -> Vec<Fix> {
+pub(crate) fn description(path: &str, text: &str) -> Vec<Fix> {
     if path != "pack.toml" {
         return Vec::new();
     }

@@ -8,7 +8,7 @@ use crate::model::prompt::CLOSING_INSTRUCTION;
 use crate::rules::prompt::CLOSING_INSTRUCTION_MISSING;
 
 /// The fix for a `closing-instruction` finding of the file, if it has one.
-pub fn closing(text: &str, findings: &[&Diagnostic]) -> Option<Fix> {
+pub(crate) fn closing(text: &str, findings: &[&Diagnostic]) -> Option<Fix> {
     if !findings
         .iter()
         .any(|d| d.rule.id == CLOSING_INSTRUCTION_MISSING.id)

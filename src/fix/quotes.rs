@@ -8,7 +8,7 @@ use crate::core::Span;
 use crate::model::toml_spans::{self, curly_quotes};
 
 /// One fix per curly quote of the file, or none.
-pub fn curly(path: &str, text: &str) -> Vec<Fix> {
+pub(crate) fn curly(path: &str, text: &str) -> Vec<Fix> {
     if !path.ends_with(".toml") || toml_spans::parse(text).is_ok() {
         return Vec::new();
     }

@@ -11,23 +11,23 @@ use super::client::{Failure, Http};
 use super::upload::TOOL_NAME;
 
 /// GitHub's largest page of alerts.
-pub const PER_PAGE: usize = 100;
+pub(crate) const PER_PAGE: usize = 100;
 /// GitHub's limit on a dismissal's comment, in characters (`dismissed_comment`'s `maxLength`).
-pub const MAX_COMMENT: usize = 280;
+pub(crate) const MAX_COMMENT: usize = 280;
 /// The dismissal reason `ci` gives: the warning was judged and accepted.
-pub const WONT_FIX: &str = "won't fix";
+pub(crate) const WONT_FIX: &str = "won't fix";
 
 /// One alert, as far as `ci` reads it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Alert {
-    pub number: u64,
+pub(crate) struct Alert {
+    pub(crate) number: u64,
     /// `rule.id`.
-    pub rule: String,
+    pub(crate) rule: String,
     /// `most_recent_instance.location.path`: relative to the repository root.
-    pub path: String,
+    pub(crate) path: String,
     /// `most_recent_instance.message.text`: the SARIF result's `message.text`.
-    pub message: String,
-    pub dismissed_comment: Option<String>,
+    pub(crate) message: String,
+    pub(crate) dismissed_comment: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -86,15 +86,15 @@ impl From<Wire> for Alert {
 
 /// The alerts listed, and whether the list was whole.
 #[derive(Debug, Clone, Default)]
-pub struct Listed {
-    pub alerts: Vec<Alert>,
+pub(crate) struct Listed {
+    pub(crate) alerts: Vec<Alert>,
     /// More pages were left unread (past `max_pages`).
-    pub cut: bool,
+    pub(crate) cut: bool,
 }
 
 /// The alerts of [`TOOL_NAME`] on `git_ref` in `state` (`open` or `dismissed`), pages of
 /// [`PER_PAGE`], at most `max_pages` of them; `rel="next"` is followed only to the API's origin.
-pub async fn list(
+pub(crate) async fn list(
     http: &Http,
     (owner, repo): (&str, &str),
     git_ref: &str,
@@ -128,7 +128,7 @@ pub async fn list(
 
 /// What to do to one alert.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Dismiss as [`WONT_FIX`] with this comment (at most [`MAX_COMMENT`] characters).
     Dismiss(String),
     /// Open again.
@@ -136,7 +136,7 @@ pub enum Change {
 }
 
 /// Changes the state of alert `number`.
-pub async fn change(
+pub(crate) async fn change(
     http: &Http,
     (owner, repo): (&str, &str),
     number: u64,

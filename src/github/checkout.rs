@@ -13,7 +13,7 @@ const MAX_PACKED_REFS: u64 = 64 << 20;
 
 /// The object name `HEAD` of the repository at `workspace` points at, lower-case hex (40
 /// digits, or 64 in a SHA-256 repository); `None` when there is no readable repository.
-pub fn head_commit(workspace: &Path) -> Option<String> {
+pub(crate) fn head_commit(workspace: &Path) -> Option<String> {
     let git_dir = git_dir(workspace)?;
     let common = common_dir(&git_dir);
     let mut content = read_small(&git_dir.join("HEAD"))?;
@@ -35,7 +35,7 @@ pub fn head_commit(workspace: &Path) -> Option<String> {
 
 /// `workspace/.git` when a folder; the folder a `.git` file names (`gitdir: <path>`, relative
 /// to the workspace) otherwise.
-pub fn git_dir(workspace: &Path) -> Option<PathBuf> {
+pub(crate) fn git_dir(workspace: &Path) -> Option<PathBuf> {
     let dot_git = workspace.join(".git");
     let meta = std::fs::symlink_metadata(&dot_git).ok()?;
     if meta.is_dir() {
@@ -84,7 +84,7 @@ fn safe_ref_name(name: &str) -> bool {
 }
 
 /// A full object name in hex (SHA-1 or SHA-256), lower-cased; anything else is `None`.
-pub fn object_name(s: &str) -> Option<String> {
+pub(crate) fn object_name(s: &str) -> Option<String> {
     let s = s.trim();
     ((s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| s.to_ascii_lowercase())

@@ -11,63 +11,63 @@ use serde_json::Value;
 use super::client::{Failure, Http};
 
 /// The most annotations one request may carry.
-pub const PER_REQUEST: usize = 50;
+pub(crate) const PER_REQUEST: usize = 50;
 /// GitHub's limit on a check run's `output.summary` and `output.text`, in characters.
-pub const MAX_OUTPUT: usize = 65_535;
+pub(crate) const MAX_OUTPUT: usize = 65_535;
 /// The most annotations one check run gets: 20 requests of 50.
-pub const MAX_ANNOTATIONS: usize = 1_000;
+pub(crate) const MAX_ANNOTATIONS: usize = 1_000;
 /// GitHub's limit on an annotation's message: 64 KB.
-pub const MAX_MESSAGE: usize = 64 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 64 * 1024;
 
 /// One annotation as the Checks API takes it. Columns only on a one-line span.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Annotation {
-    pub path: String,
-    pub start_line: usize,
-    pub end_line: usize,
+pub(crate) struct Annotation {
+    pub(crate) path: String,
+    pub(crate) start_line: usize,
+    pub(crate) end_line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub start_column: Option<usize>,
+    pub(crate) start_column: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub end_column: Option<usize>,
+    pub(crate) end_column: Option<usize>,
     /// `notice`, `warning` or `failure`.
-    pub annotation_level: &'static str,
-    pub title: String,
-    pub message: String,
+    pub(crate) annotation_level: &'static str,
+    pub(crate) title: String,
+    pub(crate) message: String,
 }
 
 /// What the run says about itself.
 #[derive(Debug, Clone)]
-pub struct CheckRun {
-    pub owner: String,
-    pub repo: String,
+pub(crate) struct CheckRun {
+    pub(crate) owner: String,
+    pub(crate) repo: String,
     /// The check run's name (the category).
-    pub name: String,
+    pub(crate) name: String,
     /// The commit it belongs to (a pull request's head, so it shows on the pull request).
-    pub head_sha: String,
+    pub(crate) head_sha: String,
     /// `success`, `failure` or `neutral`.
-    pub conclusion: &'static str,
-    pub title: String,
-    pub summary: String,
+    pub(crate) conclusion: &'static str,
+    pub(crate) title: String,
+    pub(crate) summary: String,
 }
 
 /// What publishing did: the run exists from the first request on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Published {
-    pub id: u64,
+pub(crate) struct Published {
+    pub(crate) id: u64,
     /// Annotations GitHub took.
-    pub sent: usize,
-    pub requests: usize,
+    pub(crate) sent: usize,
+    pub(crate) requests: usize,
     /// Why annotating stopped early (a rate limit, most likely); the final update is still
     /// tried, so the run does not stay `in_progress`.
-    pub stopped: Option<Failure>,
+    pub(crate) stopped: Option<Failure>,
     /// The final update failed: the run may show `in_progress`.
-    pub unfinished: Option<Failure>,
+    pub(crate) unfinished: Option<Failure>,
 }
 
 /// Creates the check run `in_progress` with the first 50 of at most [`MAX_ANNOTATIONS`]
 /// annotations (the caller ranks them and counts the rest in the summary), appends 50 a
 /// request, and completes it with the last batch. `Err` only when the run could not be created.
-pub async fn publish(
+pub(crate) async fn publish(
     http: &Http,
     run: &CheckRun,
     annotations: &[Annotation],
@@ -140,7 +140,7 @@ pub async fn publish(
 }
 
 /// A message cut to GitHub's [`MAX_MESSAGE`] bytes, on a character boundary, with `…`.
-pub fn cap_message(m: &str) -> String {
+pub(crate) fn cap_message(m: &str) -> String {
     if m.len() <= MAX_MESSAGE {
         return m.to_string();
     }

@@ -24,18 +24,18 @@ use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
 use super::transport;
 
 /// Back-off before each retry: a request is tried at most `1 + RETRIES.len()` times.
-pub const RETRIES: [Duration; 3] = [
+pub(crate) const RETRIES: [Duration; 3] = [
     Duration::from_secs(1),
     Duration::from_secs(2),
     Duration::from_secs(4),
 ];
 
 /// The longest `Retry-After` waited out; GitHub asking for more gives up at once.
-pub const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
+pub(crate) const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
 
 /// Why a request failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// GitHub answered with an error status; `message` is GitHub's `message` (or the body).
     Status { code: u16, message: String },
     /// A 429, or a 403 for a primary or secondary rate limit, still so after the retries.
@@ -64,7 +64,7 @@ impl std::fmt::Display for Failure {
 
 impl Failure {
     /// Worth trying again: a server error, or a connection that failed without timing out.
-    pub fn transient(&self) -> bool {
+    pub(crate) fn transient(&self) -> bool {
         match self {
             Failure::Status { code, .. } => *code >= 500,
             Failure::Transport(_) => true,
@@ -72,7 +72,7 @@ impl Failure {
         }
     }
 
-    pub fn status(&self) -> Option<u16> {
+    pub(crate) fn status(&self) -> Option<u16> {
         match self {
             Failure::Status { code, .. } => Some(*code),
             _ => None,
@@ -99,7 +99,7 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> (String, bool) {
 }
 
 /// Sorts an octocrab error into a [`Failure`].
-pub fn classify(e: octocrab::Error, limit: Duration) -> Failure {
+pub(crate) fn classify(e: octocrab::Error, limit: Duration) -> Failure {
     match e {
         octocrab::Error::GitHub { source, .. } => Failure::Status {
             code: source.status_code.as_u16(),
@@ -121,10 +121,10 @@ pub fn classify(e: octocrab::Error, limit: Duration) -> Failure {
 }
 
 /// An octocrab client with the limits `ci` keeps.
-pub struct Http {
-    pub crab: Octocrab,
+pub(crate) struct Http {
+    pub(crate) crab: Octocrab,
     /// The longest one request may take (connect, send, answer).
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// The API URL's `scheme://host[:port]`: the only origin a pagination link may lead to.
     origin: String,
     /// How many times a rate-limited request is tried again (each after GitHub's wait).
@@ -141,19 +141,19 @@ enum Verb<'a> {
 
 /// One answer: its status, its body, and the headers `ci` reads.
 #[derive(Debug, Clone)]
-pub struct Answer {
-    pub status: u16,
-    pub body: String,
-    pub retry_after: Option<Duration>,
-    pub link: Option<String>,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) body: String,
+    pub(crate) retry_after: Option<Duration>,
+    pub(crate) link: Option<String>,
     /// `x-ratelimit-remaining: 0`.
-    pub exhausted: bool,
+    pub(crate) exhausted: bool,
     origin: String,
 }
 
 impl Answer {
     /// The body as a typed value.
-    pub fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, Failure> {
+    pub(crate) fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, Failure> {
         serde_json::from_str(&self.body).map_err(|e| Failure::Decode(e.to_string()))
     }
 
@@ -179,7 +179,7 @@ impl Answer {
 
     /// The `rel="next"` URL of the `Link` header; a link to another origin than the API's is
     /// an error, never followed (it would carry the token elsewhere).
-    pub fn next_page(&self) -> Result<Option<String>, Failure> {
+    pub(crate) fn next_page(&self) -> Result<Option<String>, Failure> {
         let Some(link) = &self.link else {
             return Ok(None);
         };
@@ -243,7 +243,11 @@ fn api_base(api_url: &str) -> Result<url::Url, String> {
 impl Http {
     /// Builds the client. Must run inside the tokio runtime. Refuses an API URL [`api_base`]
     /// refuses, and a token no HTTP header can carry (never naming it).
-    pub fn new(api_url: &str, token: Option<&str>, timeout: Duration) -> Result<Http, String> {
+    pub(crate) fn new(
+        api_url: &str,
+        token: Option<&str>,
+        timeout: Duration,
+    ) -> Result<Http, String> {
         let base = api_base(api_url)?;
         if token.is_some_and(|t| t.chars().any(char::is_control)) {
             return Err("the token holds a control character (a line break, say), which no HTTP header can carry; check the secret the `token` input reads".to_string());
@@ -260,7 +264,7 @@ impl Http {
     }
 
     /// The same client, trying a rate-limited request again at most `n` times.
-    pub fn with_rate_retries(mut self, n: usize) -> Http {
+    pub(crate) fn with_rate_retries(mut self, n: usize) -> Http {
         self.rate_retries = n;
         self
     }
@@ -268,7 +272,7 @@ impl Http {
     /// One request (a GET, or a POST of `body`) with the time limit; server errors and broken
     /// connections are retried with back-off, rate limits after GitHub's `Retry-After` (at most
     /// [`MAX_RATE_WAIT`]). `uri` is a route under the API URL, or a full URL of its origin.
-    pub async fn request(
+    pub(crate) async fn request(
         &self,
         body: Option<&serde_json::Value>,
         uri: &str,
@@ -282,7 +286,7 @@ impl Http {
     }
 
     /// A PATCH of `body`, as [`Http::request`].
-    pub async fn patch(
+    pub(crate) async fn patch(
         &self,
         body: &serde_json::Value,
         uri: &str,
@@ -404,7 +408,7 @@ fn build(api_url: &str, token: Option<&str>, timeout: Duration) -> Result<Octocr
 }
 
 /// A current-thread tokio runtime: `ci` makes a handful of requests one after another.
-pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

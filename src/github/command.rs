@@ -6,15 +6,15 @@ use crate::report::github::{data as escape_data, property as escape_property};
 
 /// How `ci` writes its own lines: workflow commands on GitHub Actions, plain lines elsewhere.
 #[derive(Debug, Clone, Default)]
-pub struct Log {
+pub(crate) struct Log {
     /// On GitHub Actions.
-    pub actions: bool,
+    pub(crate) actions: bool,
     /// The token, replaced by `***` wherever it would appear.
     secret: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     Notice,
     Warning,
     Error,
@@ -31,7 +31,7 @@ impl Level {
 }
 
 impl Log {
-    pub fn new(actions: bool, secret: Option<&str>) -> Self {
+    pub(crate) fn new(actions: bool, secret: Option<&str>) -> Self {
         Log {
             actions,
             secret: secret.filter(|s| !s.is_empty()).map(str::to_string),
@@ -39,7 +39,7 @@ impl Log {
     }
 
     /// The token masked, control and invisible characters shown as `U+XXXX` (one line).
-    pub fn clean(&self, s: &str) -> String {
+    pub(crate) fn clean(&self, s: &str) -> String {
         let masked = match &self.secret {
             Some(t) => s.replace(t.as_str(), "***"),
             None => s.to_string(),
@@ -48,7 +48,7 @@ impl Log {
     }
 
     /// A line of `ci`'s own, which never starts with `::`.
-    pub fn line(&self, s: &str) -> String {
+    pub(crate) fn line(&self, s: &str) -> String {
         let s = self.clean(s);
         if s.starts_with("::") {
             format!(" {s}\n")
@@ -58,7 +58,7 @@ impl Log {
     }
 
     /// `::group::<title>`, or a plain heading.
-    pub fn group(&self, title: &str) -> String {
+    pub(crate) fn group(&self, title: &str) -> String {
         if self.actions {
             format!("::group::{}\n", escape_data(&self.clean(title)))
         } else {
@@ -66,7 +66,7 @@ impl Log {
         }
     }
 
-    pub fn endgroup(&self) -> String {
+    pub(crate) fn endgroup(&self) -> String {
         if self.actions {
             "::endgroup::\n".to_string()
         } else {
@@ -76,7 +76,7 @@ impl Log {
 
     /// `::notice title=hippo-packs (<topic>)::<message>` (or warning, error), or
     /// `hippo-packs: <level>: <message>` off GitHub.
-    pub fn annotate(&self, level: Level, topic: &str, message: &str) -> String {
+    pub(crate) fn annotate(&self, level: Level, topic: &str, message: &str) -> String {
         let message = self.clean(message);
         if self.actions {
             format!(

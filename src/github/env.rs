@@ -7,33 +7,33 @@
 use std::path::PathBuf;
 
 /// The public API unless `GITHUB_API_URL` names another (GitHub Enterprise Server).
-pub const DEFAULT_API_URL: &str = "https://api.github.com";
+pub(crate) const DEFAULT_API_URL: &str = "https://api.github.com";
 
 /// What `ci` reads of `GITHUB_*`. Every field is optional: on a laptop or another CI system
 /// none of them is set, and `ci` runs without them.
 #[derive(Debug, Clone, Default)]
-pub struct GithubEnv {
+pub(crate) struct GithubEnv {
     /// `GITHUB_ACTIONS=true`: print workflow commands (groups, annotations, notices).
-    pub actions: bool,
-    pub workspace: Option<PathBuf>,
-    pub sha: Option<String>,
-    pub git_ref: Option<String>,
+    pub(crate) actions: bool,
+    pub(crate) workspace: Option<PathBuf>,
+    pub(crate) sha: Option<String>,
+    pub(crate) git_ref: Option<String>,
     /// `owner/name`.
-    pub repository: Option<String>,
-    pub event_name: Option<String>,
-    pub event_path: Option<PathBuf>,
-    pub output: Option<PathBuf>,
-    pub step_summary: Option<PathBuf>,
-    pub api_url: String,
+    pub(crate) repository: Option<String>,
+    pub(crate) event_name: Option<String>,
+    pub(crate) event_path: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
+    pub(crate) step_summary: Option<PathBuf>,
+    pub(crate) api_url: String,
 }
 
 impl GithubEnv {
     /// Reads the process environment.
-    pub fn from_process() -> Self {
+    pub(crate) fn from_process() -> Self {
         Self::from_lookup(|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()))
     }
 
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
         let var = |k: &str| get(k).filter(|v| !v.trim().is_empty());
         GithubEnv {
             actions: var("GITHUB_ACTIONS").is_some_and(|v| v.trim() == "true"),
@@ -53,7 +53,7 @@ impl GithubEnv {
 
     /// A `pull_request` (or `pull_request_target`) event: the one where `scope` defaults to
     /// `changed`.
-    pub fn is_pull_request(&self) -> bool {
+    pub(crate) fn is_pull_request(&self) -> bool {
         matches!(
             self.event_name.as_deref(),
             Some("pull_request" | "pull_request_target")
@@ -61,7 +61,7 @@ impl GithubEnv {
     }
 
     /// `(owner, name)` of `GITHUB_REPOSITORY`.
-    pub fn owner_repo(&self) -> Option<(&str, &str)> {
+    pub(crate) fn owner_repo(&self) -> Option<(&str, &str)> {
         let (o, r) = self.repository.as_deref()?.split_once('/')?;
         (!o.is_empty() && !r.is_empty() && !r.contains('/')).then_some((o, r))
     }
@@ -69,12 +69,12 @@ impl GithubEnv {
 
 /// The environment variable the runner sets for an input: `INPUT_` and the name upper-cased,
 /// hyphens kept (`sarif-file` → `INPUT_SARIF-FILE`).
-pub fn input_var(name: &str) -> String {
+pub(crate) fn input_var(name: &str) -> String {
     format!("INPUT_{}", name.to_uppercase())
 }
 
 /// An input's value from the environment, trimmed; empty is absent.
-pub fn input(get: &impl Fn(&str) -> Option<String>, name: &str) -> Option<String> {
+pub(crate) fn input(get: &impl Fn(&str) -> Option<String>, name: &str) -> Option<String> {
     get(&input_var(name))
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())

@@ -4,25 +4,25 @@ use serde_json::Value;
 
 /// The pull request an event is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PullRequest {
-    pub number: u64,
+pub(crate) struct PullRequest {
+    pub(crate) number: u64,
     /// `pull_request.changed_files`: how many files the pull request changes (GitHub's list
     /// endpoint returns at most 3,000 of them).
-    pub changed_files: Option<u64>,
+    pub(crate) changed_files: Option<u64>,
     /// The head repository is not the base repository: the workflow gets a read-only token.
-    pub from_fork: bool,
+    pub(crate) from_fork: bool,
     /// `pull_request.head.sha`: the pull request's last commit.
-    pub head_sha: Option<String>,
+    pub(crate) head_sha: Option<String>,
     /// `pull_request.merge_commit_sha`: the test merge GitHub made (absent while it cannot).
-    pub merge_sha: Option<String>,
+    pub(crate) merge_sha: Option<String>,
     /// `pull_request.user.login`: who opened it (`dependabot[bot]` gets a read-only token).
-    pub author: Option<String>,
+    pub(crate) author: Option<String>,
 }
 
 impl PullRequest {
     /// Why this pull request's `pull_request` run has a read-only token, if it has: a fork's,
     /// or Dependabot's.
-    pub fn read_only(&self) -> Option<&'static str> {
+    pub(crate) fn read_only(&self) -> Option<&'static str> {
         if self.from_fork {
             Some("this pull request comes from a fork")
         } else if self.author.as_deref() == Some("dependabot[bot]") {
@@ -35,14 +35,14 @@ impl PullRequest {
 
 /// `repository.default_branch` of an event payload (push, workflow_dispatch and most others
 /// carry it).
-pub fn default_branch(payload: &str) -> Option<String> {
+pub(crate) fn default_branch(payload: &str) -> Option<String> {
     let v: Value = serde_json::from_str(payload).ok()?;
     let branch = v.get("repository")?.get("default_branch")?.as_str()?.trim();
     (!branch.is_empty()).then(|| branch.to_string())
 }
 
 /// A merge group's `(base_sha, head_sha)` from a `merge_group` event payload.
-pub fn merge_group(payload: &str) -> Option<(String, String)> {
+pub(crate) fn merge_group(payload: &str) -> Option<(String, String)> {
     let v: Value = serde_json::from_str(payload).ok()?;
     let g = v.get("merge_group")?;
     let sha = |k: &str| g.get(k).and_then(Value::as_str).map(str::to_string);
@@ -50,7 +50,7 @@ pub fn merge_group(payload: &str) -> Option<(String, String)> {
 }
 
 /// Reads the pull request from an event payload; `None` when it is not about one.
-pub fn pull_request(payload: &str) -> Option<PullRequest> {
+pub(crate) fn pull_request(payload: &str) -> Option<PullRequest> {
     let v: Value = serde_json::from_str(payload).ok()?;
     let pr = v.get("pull_request")?;
     let number = pr

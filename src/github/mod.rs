@@ -2,14 +2,14 @@
 //! the pull request's changed files, the code-scanning upload and its alerts, and the step
 //! outputs. Nothing else in the crate touches the network or reads `GITHUB_*`.
 
-pub mod alerts;
-pub mod checkout;
-pub mod checks;
-pub mod client;
-pub mod command;
-pub mod env;
-pub mod event;
-pub mod outputs;
-pub mod pulls;
-pub mod transport;
-pub mod upload;
+pub(crate) mod alerts;
+pub(crate) mod checkout;
+pub(crate) mod checks;
+pub(crate) mod client;
+pub(crate) mod command;
+pub(crate) mod env;
+pub(crate) mod event;
+pub(crate) mod outputs;
+pub(crate) mod pulls;
+pub(crate) mod transport;
+pub(crate) mod upload;

@@ -38,7 +38,7 @@ fn random_seed() -> u64 {
 }
 
 /// The text appended to `$GITHUB_OUTPUT` for these outputs.
-pub fn render(values: &[(&str, String)]) -> String {
+pub(crate) fn render(values: &[(&str, String)]) -> String {
     let d = delimiter(values);
     let mut out = String::new();
     for (k, v) in values {
@@ -48,7 +48,7 @@ pub fn render(values: &[(&str, String)]) -> String {
 }
 
 /// Appends the outputs to the file.
-pub fn write(path: &Path, values: &[(&str, String)]) -> std::io::Result<()> {
+pub(crate) fn write(path: &Path, values: &[(&str, String)]) -> std::io::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -58,7 +58,7 @@ pub fn write(path: &Path, values: &[(&str, String)]) -> std::io::Result<()> {
 
 /// Reads the delimiter form back (for the tests).
 #[cfg(test)]
-pub fn parse(text: &str) -> Vec<(String, String)> {
+pub(crate) fn parse(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = text.lines();
     while let Some(l) = lines.next() {

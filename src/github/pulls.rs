@@ -9,16 +9,16 @@
 use super::client::{Failure, Http};
 
 /// GitHub lists at most 3,000 files of a pull request: 30 pages of 100.
-pub const MAX_PAGES: usize = 30;
+pub(crate) const MAX_PAGES: usize = 30;
 
 #[derive(Debug, Clone, serde::Deserialize)]
-pub struct ChangedFile {
-    pub filename: String,
+pub(crate) struct ChangedFile {
+    pub(crate) filename: String,
     #[serde(default)]
-    pub previous_filename: Option<String>,
+    pub(crate) previous_filename: Option<String>,
     /// `added`, `removed`, `modified`, `renamed`, …; absent counts as present in the head.
     #[serde(default)]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
 }
 
 impl ChangedFile {
@@ -30,14 +30,14 @@ impl ChangedFile {
 
 /// The files GitHub lists for a pull request, each once (a rename is one file with two paths).
 #[derive(Default)]
-pub struct Listed {
+pub(crate) struct Listed {
     /// How many files were listed: what `changed_files` counts.
-    pub files: usize,
+    pub(crate) files: usize,
     /// Every path they touch (a rename's old path too).
-    pub paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
     /// The paths the head holds: every file's name but a removed file's (a rename's old name
     /// is not among them).
-    pub in_head: Vec<String>,
+    pub(crate) in_head: Vec<String>,
 }
 
 impl Listed {
@@ -52,7 +52,7 @@ impl Listed {
 }
 
 /// The files the pull request changes, as far as GitHub lists them.
-pub async fn changed_files(
+pub(crate) async fn changed_files(
     http: &Http,
     owner: &str,
     repo: &str,
@@ -75,11 +75,11 @@ pub async fn changed_files(
 }
 
 /// The compare API lists at most this many files of a comparison.
-pub const MAX_COMPARED: usize = 300;
+pub(crate) const MAX_COMPARED: usize = 300;
 
 /// The files changed between two commits (`GET /repos/{owner}/{repo}/compare/{base}...{head}`,
 /// at most [`MAX_COMPARED`]).
-pub async fn compared_files(
+pub(crate) async fn compared_files(
     http: &Http,
     owner: &str,
     repo: &str,
@@ -100,7 +100,7 @@ pub async fn compared_files(
 
 /// `changed_files` of the pull request itself (`GET /repos/{owner}/{repo}/pulls/{n}`), for an
 /// event whose payload lacks it.
-pub async fn changed_count(
+pub(crate) async fn changed_count(
     http: &Http,
     owner: &str,
     repo: &str,
@@ -116,7 +116,7 @@ pub async fn changed_count(
 /// root) holds one of the changed files, is one, or lies under one: a symbolic link discovery
 /// reports in place of a pack is a changed file at that very path, and a submodule's new
 /// commit is one changed entry at the submodule's path, above every pack in it.
-pub fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
+pub(crate) fn touched(pack_paths: &[String], files: &[String]) -> Vec<bool> {
     let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|rest| rest.starts_with('/'));
     pack_paths
         .iter()

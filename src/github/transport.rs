@@ -25,16 +25,16 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Where extra CA certificates come from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ExtraRoots {
+pub(crate) struct ExtraRoots {
     /// `SSL_CERT_FILE`: one PEM file, any number of certificates.
-    pub file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
     /// `SSL_CERT_DIR`: folders (`:`-separated, as OpenSSL reads it) of PEM files.
-    pub dirs: Vec<PathBuf>,
+    pub(crate) dirs: Vec<PathBuf>,
 }
 
 impl ExtraRoots {
     /// From the process environment; empty values count as absent.
-    pub fn from_process() -> ExtraRoots {
+    pub(crate) fn from_process() -> ExtraRoots {
         let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
         ExtraRoots {
             file: var("SSL_CERT_FILE").map(PathBuf::from),
@@ -51,7 +51,7 @@ impl ExtraRoots {
     /// Every certificate: all of `SSL_CERT_FILE` (an unreadable file or one without a
     /// certificate is an error: it was named on purpose), and each PEM file of the folders
     /// (other files, such as OpenSSL's hash links to CRLs, are passed over).
-    pub fn load(&self) -> Result<Vec<CertificateDer<'static>>, String> {
+    pub(crate) fn load(&self) -> Result<Vec<CertificateDer<'static>>, String> {
         let mut out = Vec::new();
         if let Some(f) = &self.file {
             let certs = pem_certs(f).map_err(|e| format!("SSL_CERT_FILE {}: {e}", f.display()))?;
@@ -85,7 +85,9 @@ fn pem_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
 }
 
 /// rustls with ring, Mozilla's roots and `extra`.
-pub fn tls_config(extra: Vec<CertificateDer<'static>>) -> Result<rustls::ClientConfig, String> {
+pub(crate) fn tls_config(
+    extra: Vec<CertificateDer<'static>>,
+) -> Result<rustls::ClientConfig, String> {
     let mut roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
@@ -103,13 +105,13 @@ pub fn tls_config(extra: Vec<CertificateDer<'static>>) -> Result<rustls::ClientC
 
 /// Opens TCP connections, through a CONNECT tunnel when the proxy rules say so.
 #[derive(Clone)]
-pub struct ProxyConnector {
+pub(crate) struct ProxyConnector {
     direct: HttpConnector,
     proxy: Arc<Matcher>,
 }
 
 impl ProxyConnector {
-    pub fn new(proxy: Matcher, connect_timeout: Duration) -> ProxyConnector {
+    pub(crate) fn new(proxy: Matcher, connect_timeout: Duration) -> ProxyConnector {
         let mut direct = HttpConnector::new();
         direct.enforce_http(false);
         direct.set_connect_timeout(Some(connect_timeout));
@@ -151,7 +153,7 @@ impl Service<Uri> for ProxyConnector {
 
 /// The proxy rules of the process environment (`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`, and
 /// their lower-case forms, as curl reads them).
-pub fn proxy_from_env() -> Matcher {
+pub(crate) fn proxy_from_env() -> Matcher {
     Matcher::from_env()
 }
 

@@ -10,13 +10,13 @@ use octocrab::models::code_scannings::{SarifAnalysis, SarifReceipt, UploadSarif}
 use super::client::{Failure, Http};
 
 /// GitHub's limit on one upload: 10 MB of gzipped SARIF.
-pub const MAX_GZIPPED: usize = 10 * 1000 * 1000;
+pub(crate) const MAX_GZIPPED: usize = 10 * 1000 * 1000;
 
 /// The tool name code scanning shows.
-pub const TOOL_NAME: &str = "hippo-packs";
+pub(crate) const TOOL_NAME: &str = "hippo-packs";
 
 /// gzip, then standard base64: the `sarif` field of the upload.
-pub fn encode(sarif: &[u8]) -> std::io::Result<(String, usize)> {
+pub(crate) fn encode(sarif: &[u8]) -> std::io::Result<(String, usize)> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     gz.write_all(sarif)?;
     let bytes = gz.finish()?;
@@ -28,21 +28,21 @@ pub fn encode(sarif: &[u8]) -> std::io::Result<(String, usize)> {
 
 /// Where the upload goes and what it says about the analysis.
 #[derive(Debug, Clone)]
-pub struct Target {
-    pub owner: String,
-    pub repo: String,
-    pub commit_sha: String,
+pub(crate) struct Target {
+    pub(crate) owner: String,
+    pub(crate) repo: String,
+    pub(crate) commit_sha: String,
     /// `refs/heads/main`, or `refs/pull/N/merge` on a pull request.
-    pub git_ref: String,
+    pub(crate) git_ref: String,
     /// `file://` and the repository root: where the SARIF's relative paths start from.
-    pub checkout_uri: Option<String>,
+    pub(crate) checkout_uri: Option<String>,
     /// When the analysis began (`started_at`: GitHub orders analyses of one ref by it).
-    pub started_at: chrono::DateTime<chrono::Utc>,
+    pub(crate) started_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// What became of an accepted upload.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Processing {
+pub(crate) enum Processing {
     Complete,
     /// GitHub could not process it; its errors.
     Failed(Vec<String>),
@@ -53,13 +53,13 @@ pub enum Processing {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Accepted {
-    pub id: String,
-    pub processing: Processing,
+pub(crate) struct Accepted {
+    pub(crate) id: String,
+    pub(crate) processing: Processing,
 }
 
 /// Uploads `encoded` (from [`encode`]) and waits up to `wait` for GitHub to process it.
-pub async fn upload(
+pub(crate) async fn upload(
     http: &Http,
     target: &Target,
     encoded: String,

@@ -6,24 +6,24 @@ use crate::core::Span;
 
 /// A piece of text a case names, with where it stands in case.toml.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
-    pub text: String,
-    pub span: Span,
+pub(crate) struct Located {
+    pub(crate) text: String,
+    pub(crate) span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionDef {
-    pub id: String,
+pub(crate) struct SessionDef {
+    pub(crate) id: String,
     /// The `id` key in case.toml.
-    pub span: Span,
-    pub tool: Tool,
+    pub(crate) span: Span,
+    pub(crate) tool: Tool,
     /// `notes/...` paths, as written.
-    pub notes: Vec<String>,
-    pub handoff: String,
+    pub(crate) notes: Vec<String>,
+    pub(crate) handoff: String,
 }
 
 /// The six counts `[expect]` may name, in the order of hippo's page "Writing a pack".
-pub const COUNT_KEYS: &[&str] = &[
+pub(crate) const COUNT_KEYS: &[&str] = &[
     "calls",
     "proposals",
     "validation_failures",
@@ -33,58 +33,58 @@ pub const COUNT_KEYS: &[&str] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectCount {
+pub(crate) struct ExpectCount {
     /// One of [`COUNT_KEYS`].
-    pub key: &'static str,
-    pub value: u64,
+    pub(crate) key: &'static str,
+    pub(crate) value: u64,
     /// The key in case.toml.
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectNote {
+pub(crate) struct ExpectNote {
     /// `notes/...`.
-    pub path: String,
+    pub(crate) path: String,
     /// The `path` key.
-    pub span: Span,
-    pub contains: Vec<Located>,
-    pub excludes: Vec<Located>,
+    pub(crate) span: Span,
+    pub(crate) contains: Vec<Located>,
+    pub(crate) excludes: Vec<Located>,
 }
 
 /// `[expect]`: only the keys present are checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// In file order.
-    pub counts: Vec<ExpectCount>,
-    pub prompt_contains: Vec<Located>,
-    pub prompt_excludes: Vec<Located>,
-    pub notes: Vec<ExpectNote>,
+    pub(crate) counts: Vec<ExpectCount>,
+    pub(crate) prompt_contains: Vec<Located>,
+    pub(crate) prompt_excludes: Vec<Located>,
+    pub(crate) notes: Vec<ExpectNote>,
 }
 
 /// One case as `test` runs it.
 #[derive(Debug, Clone, Default)]
-pub struct CaseDef {
+pub(crate) struct CaseDef {
     /// The folder name: tests/<name>/.
-    pub name: String,
+    pub(crate) name: String,
     /// `tests/<name>/case.toml`.
-    pub path: String,
+    pub(crate) path: String,
     /// Whether case.toml parsed as TOML and its sessions could be read (the transcript rules
     /// check session ids only then).
-    pub parsed: bool,
+    pub(crate) parsed: bool,
     /// The pass under test, when it names a pass file of this pack.
-    pub pass: Option<String>,
-    pub about: Option<String>,
-    pub sessions: Vec<SessionDef>,
+    pub(crate) pass: Option<String>,
+    pub(crate) about: Option<String>,
+    pub(crate) sessions: Vec<SessionDef>,
     /// `[model] reply`; `[]` when absent.
-    pub reply: String,
+    pub(crate) reply: String,
     /// `[model] verdict`: `confirm` (default) or `reject`.
-    pub verdict: String,
-    pub expect: Expect,
+    pub(crate) verdict: String,
+    pub(crate) expect: Expect,
 }
 
 impl CaseDef {
     /// `tests/<name>/`.
-    pub fn dir(&self) -> String {
+    pub(crate) fn dir(&self) -> String {
         format!("tests/{}/", self.name)
     }
 }

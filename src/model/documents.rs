@@ -8,17 +8,17 @@ use super::transcript::Transcript;
 
 /// The manifest, pass files, cases and transcripts of a checked pack.
 #[derive(Debug)]
-pub struct Documents {
+pub(crate) struct Documents {
     /// `None` when pack.toml is missing, not UTF-8 or does not parse.
-    pub manifest: Option<Manifest>,
+    pub(crate) manifest: Option<Manifest>,
     /// The pass files that parsed, in walk order (pass packs only).
-    pub passes: Vec<PassDef>,
+    pub(crate) passes: Vec<PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
-    pub passes_parsed: bool,
+    pub(crate) passes_parsed: bool,
     /// A case for every tests/<case>/case.toml read whole as UTF-8, in walk order (pass packs only).
-    pub cases: Vec<CaseDef>,
+    pub(crate) cases: Vec<CaseDef>,
     /// Every case's transcripts as the transcript rules read them (pass packs only).
-    pub transcripts: Vec<Transcript>,
+    pub(crate) transcripts: Vec<Transcript>,
 }
 
 impl Default for Documents {

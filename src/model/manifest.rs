@@ -7,12 +7,14 @@ use super::toml_spans;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PackKind {
+    /// A pack of passes, prompts, personas and fixture cases.
     Pass,
+    /// A theme pack.
     Theme,
 }
 
 impl PackKind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             PackKind::Pass => "pass",
             PackKind::Theme => "theme",
@@ -21,14 +23,14 @@ impl PackKind {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// Present when the key held a string (valid or not).
-    pub name: Option<String>,
-    pub version: Option<String>,
+    pub(crate) name: Option<String>,
+    pub(crate) version: Option<String>,
 }
 
 /// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.
-pub fn kind_of(bytes: &[u8]) -> PackKind {
+pub(crate) fn kind_of(bytes: &[u8]) -> PackKind {
     // Without the word `theme` written out, and without an escape that could spell it, no
     // value can be "theme": the manifest need not be parsed for its kind.
     if memchr::memmem::find(bytes, b"theme").is_none() && memchr::memchr(b'\\', bytes).is_none() {

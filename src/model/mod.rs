@@ -4,16 +4,16 @@
 //! (`schema`), the decoded strings of TOML, JSON and CSS, the redaction detectors, and the
 //! documents a check parsed of one pack ([`Documents`]).
 
-pub mod case;
+pub(crate) mod case;
 pub mod decode;
-pub mod documents;
-pub mod manifest;
-pub mod pass;
-pub mod prompt;
+pub(crate) mod documents;
+pub(crate) mod manifest;
+pub(crate) mod pass;
+pub(crate) mod prompt;
 pub mod redact;
-pub mod schema;
-pub mod time;
+pub(crate) mod schema;
+pub(crate) mod time;
 pub mod toml_spans;
 pub mod transcript;
 
-pub use documents::Documents;
+pub(crate) use documents::Documents;

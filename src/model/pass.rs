@@ -4,48 +4,48 @@
 use crate::core::Span;
 
 /// The input budget of a pass file that does not set `input_budget_bytes`.
-pub const DEFAULT_INPUT_BUDGET: u64 = 200_000;
+pub(crate) const DEFAULT_INPUT_BUDGET: u64 = 200_000;
 
 /// The most `test` lets one prompt hold: it uses the smaller of `input_budget_bytes` and this
 /// (hippo accepts any positive value; a larger one is the `input-budget` warning;
 /// docs/testing-packs.md, "Budget").
-pub const INPUT_BUDGET_CAP: u64 = 10_000_000;
+pub(crate) const INPUT_BUDGET_CAP: u64 = 10_000_000;
 
 /// A parsed pass file. A pass whose file parsed as TOML is listed even when some value breaks
 /// its rule (the pack then has errors and `test` runs nothing); string values are kept as
 /// written so that, say, a prompt it names still counts as referenced.
 #[derive(Debug, Clone, Default)]
-pub struct PassDef {
+pub(crate) struct PassDef {
     /// The pass's name: its file name without `.toml`.
-    pub name: String,
+    pub(crate) name: String,
     /// `passes/<name>.toml`.
-    pub path: String,
+    pub(crate) path: String,
     /// `prompts/<name>.md` (as written; empty when absent or not a string).
-    pub prompt: String,
+    pub(crate) prompt: String,
     /// Any of sessions, notes, turns, human_confirmed, in file order (the strings as written;
     /// empty when absent or not a list of strings).
-    pub reads: Vec<String>,
+    pub(crate) reads: Vec<String>,
     /// `personas/<name>.md` (as written; empty when absent or not a string).
-    pub reviewer: String,
-    pub per_note: bool,
+    pub(crate) reviewer: String,
+    pub(crate) per_note: bool,
     /// As written; [`DEFAULT_INPUT_BUDGET`] when absent or invalid (`test` uses at most
     /// [`INPUT_BUDGET_CAP`]).
-    pub input_budget_bytes: u64,
-    pub note_types: Vec<String>,
-    pub note_paths: Vec<String>,
+    pub(crate) input_budget_bytes: u64,
+    pub(crate) note_types: Vec<String>,
+    pub(crate) note_paths: Vec<String>,
     /// Where the `prompt` value stands in the pass file.
-    pub prompt_span: Option<Span>,
+    pub(crate) prompt_span: Option<Span>,
     /// Where the `reviewer` value stands.
-    pub reviewer_span: Option<Span>,
+    pub(crate) reviewer_span: Option<Span>,
     /// Where the `reads` value stands.
-    pub reads_span: Option<Span>,
+    pub(crate) reads_span: Option<Span>,
 }
 
 /// The matcher for `note_paths`: glob patterns (`**`, `*`, `?`, `[...]`, `{a,b}`) where `*`
 /// and `?` never cross a `/` and `**/` matches any number of folders, including none, so
 /// `**/Decision log*.md` matches `notes/Decision log.md`. Matched against a note's workspace
 /// path. The error names the first pattern that is not a glob, and why.
-pub fn note_glob<S: AsRef<str>>(patterns: &[S]) -> Result<globset::GlobSet, String> {
+pub(crate) fn note_glob<S: AsRef<str>>(patterns: &[S]) -> Result<globset::GlobSet, String> {
     let mut set = globset::GlobSetBuilder::new();
     for p in patterns {
         set.add(one_glob(p.as_ref())?);
@@ -53,7 +53,7 @@ pub fn note_glob<S: AsRef<str>>(patterns: &[S]) -> Result<globset::GlobSet, Stri
     set.build().map_err(|e| e.kind().to_string())
 }
 
-pub fn one_glob(pattern: &str) -> Result<globset::Glob, String> {
+pub(crate) fn one_glob(pattern: &str) -> Result<globset::Glob, String> {
     globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .backslash_escape(true)

@@ -6,18 +6,18 @@ use std::sync::LazyLock;
 
 /// The last line of every first-party prompt, word for word; hippo appends it (after one blank
 /// line) to a prompt that does not end with it.
-pub const CLOSING_INSTRUCTION: &str = "Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.";
+pub(crate) const CLOSING_INSTRUCTION: &str = "Respond with only a JSON array of objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final message; an empty array means no proposals.";
 
 /// One `{{...}}` in a prompt: its inside and where the whole placeholder stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placeholder<'a> {
-    pub name: &'a str,
-    pub span: Span,
+pub(crate) struct Placeholder<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) span: Span,
 }
 
 /// Every `{{...}}` of a text, in order: two opening braces, then anything but braces and line
 /// ends, then two closing braces. In `{{{notes}}}` the placeholder is the inner `{{notes}}`.
-pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
+pub(crate) fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
     static RE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"\{\{([^{}\n]*)\}\}").expect("placeholder regex"));
     RE.captures_iter(text)
@@ -32,12 +32,12 @@ pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
 }
 
 /// Whether the last non-blank line is the closing instruction, trailing white space aside.
-pub fn ends_with_closing_instruction(text: &str) -> bool {
+pub(crate) fn ends_with_closing_instruction(text: &str) -> bool {
     last_nonblank_line(text).is_some_and(|(line, _)| line.trim_end() == CLOSING_INSTRUCTION)
 }
 
 /// The last line holding more than white space, and its span.
-pub fn last_nonblank_line(text: &str) -> Option<(&str, Span)> {
+pub(crate) fn last_nonblank_line(text: &str) -> Option<(&str, Span)> {
     let mut end = text.len();
     loop {
         let start = text[..end].rfind('\n').map_or(0, |i| i + 1);

@@ -12,7 +12,7 @@ use crate::core::Span;
 
 /// The type a key's value must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Type {
+pub(crate) enum Type {
     String,
     /// A list of strings.
     Strings,
@@ -25,7 +25,7 @@ pub enum Type {
 
 /// Whether a key must be present, and what the finding adds when it is not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Need {
+pub(crate) enum Need {
     Optional,
     Required,
     /// Required; the reason follows the key in the finding (`missing key session: a case needs
@@ -35,7 +35,7 @@ pub enum Need {
 
 /// What is said of a value of the wrong type, after `<key>: `.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mistyped {
+pub(crate) enum Mistyped {
     /// The type's own words: `expected a string, found an integer`.
     TypeWords,
     /// `expected <noun>, found <type>`: `expected true or false, found a string`.
@@ -46,17 +46,17 @@ pub enum Mistyped {
 
 /// One key of a table: declared once, with its type, its need and its check.
 #[derive(Debug)]
-pub struct Key<C> {
-    pub name: &'static str,
-    pub ty: Type,
-    pub need: Need,
-    pub mistyped: Mistyped,
+pub(crate) struct Key<C> {
+    pub(crate) name: &'static str,
+    pub(crate) ty: Type,
+    pub(crate) need: Need,
+    pub(crate) mistyped: Mistyped,
     /// The check of the value, run by the document's reader on every entry of this key.
-    pub check: C,
+    pub(crate) check: C,
 }
 
 impl<C> Key<C> {
-    pub const fn optional(name: &'static str, ty: Type, check: C) -> Self {
+    pub(crate) const fn optional(name: &'static str, ty: Type, check: C) -> Self {
         Key {
             name,
             ty,
@@ -66,7 +66,7 @@ impl<C> Key<C> {
         }
     }
 
-    pub const fn required(name: &'static str, ty: Type, check: C) -> Self {
+    pub(crate) const fn required(name: &'static str, ty: Type, check: C) -> Self {
         Key {
             name,
             ty,
@@ -77,19 +77,19 @@ impl<C> Key<C> {
     }
 
     /// Required, with the reason the finding gives.
-    pub const fn because(mut self, why: &'static str) -> Self {
+    pub(crate) const fn because(mut self, why: &'static str) -> Self {
         self.need = Need::RequiredBecause(why);
         self
     }
 
     /// A wrong type is reported as `expected <noun>, found <type>`.
-    pub const fn expects(mut self, noun: &'static str) -> Self {
+    pub(crate) const fn expects(mut self, noun: &'static str) -> Self {
         self.mistyped = Mistyped::Expected(noun);
         self
     }
 
     /// A wrong type is reported in these words, as a wrong value is.
-    pub const fn says(mut self, words: &'static str) -> Self {
+    pub(crate) const fn says(mut self, words: &'static str) -> Self {
         self.mistyped = Mistyped::Says(words);
         self
     }
@@ -97,20 +97,20 @@ impl<C> Key<C> {
 
 /// The keys of one table of a document, in the order the document lists them.
 #[derive(Debug)]
-pub struct Table<C: 'static> {
+pub(crate) struct Table<C: 'static> {
     /// The table's dotted name (`expect.note`); empty for the document's top level.
-    pub name: &'static str,
-    pub keys: &'static [Key<C>],
+    pub(crate) name: &'static str,
+    pub(crate) keys: &'static [Key<C>],
 }
 
 impl<C> Table<C> {
     /// The names of its keys, in order.
-    pub fn names(&self) -> Vec<&'static str> {
+    pub(crate) fn names(&self) -> Vec<&'static str> {
         self.keys.iter().map(|k| k.name).collect()
     }
 
     /// `<table>.<key>`, or the key alone at the top level.
-    pub fn dotted(&self, key: &str) -> String {
+    pub(crate) fn dotted(&self, key: &str) -> String {
         if self.name.is_empty() {
             key.to_string()
         } else {
@@ -121,7 +121,7 @@ impl<C> Table<C> {
 
 /// A value of its declared type, or of another type (already a [`Problem`]).
 #[derive(Debug)]
-pub enum Value<'t, 'i> {
+pub(crate) enum Value<'t, 'i> {
     String(&'t str),
     /// Each string with its span.
     Strings(Vec<(&'t str, Span)>),
@@ -136,21 +136,21 @@ pub enum Value<'t, 'i> {
 
 /// One key present in a table.
 #[derive(Debug)]
-pub struct Entry<'t, 'i> {
+pub(crate) struct Entry<'t, 'i> {
     /// The key's name, as declared.
-    pub key: &'static str,
+    pub(crate) key: &'static str,
     /// The dotted name of the key's table (empty at the top level).
-    pub table: &'static str,
+    pub(crate) table: &'static str,
     /// Where the key stands.
-    pub key_span: Span,
+    pub(crate) key_span: Span,
     /// Where its value stands.
-    pub span: Span,
-    pub value: Value<'t, 'i>,
+    pub(crate) span: Span,
+    pub(crate) value: Value<'t, 'i>,
 }
 
 impl Entry<'_, '_> {
     /// `<table>.<key>`, or the key alone at the top level, as findings name it.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         if self.table.is_empty() {
             self.key.to_string()
         } else {
@@ -161,7 +161,7 @@ impl Entry<'_, '_> {
 
 /// What is wrong with a table's keys, each with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// A key the table does not declare, at its span.
     Unknown { key: String, span: Span },
     /// A required key that is absent; `at` is the table's span (`None` at the top level).
@@ -181,14 +181,14 @@ pub enum Problem {
 /// A table read against its declaration: the keys present, each with its declaration, in file
 /// order, and the problems (unknown and mistyped keys in file order, then the missing ones in
 /// declaration order).
-pub struct Reading<'d, 't, 'i, C: 'static> {
-    pub entries: Vec<(&'d Key<C>, Entry<'t, 'i>)>,
-    pub problems: Vec<Problem>,
+pub(crate) struct Reading<'d, 't, 'i, C: 'static> {
+    pub(crate) entries: Vec<(&'d Key<C>, Entry<'t, 'i>)>,
+    pub(crate) problems: Vec<Problem>,
 }
 
 /// Reads `table` against `decl`: every key once, in file order. `at` is the table's span, where
 /// a missing key of a nested table is reported.
-pub fn read<'d, 't, 'i, C>(
+pub(crate) fn read<'d, 't, 'i, C>(
     table: &'t DeTable<'i>,
     at: Option<Span>,
     decl: &'d Table<C>,

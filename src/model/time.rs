@@ -3,7 +3,7 @@
 /// Nanoseconds since 1970-01-01T00:00:00Z of an RFC 3339 `date-time`
 /// (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case), or `None`
 /// when the text is not one. A leap second (`:60`) is accepted and counted as the next second.
-pub fn parse_rfc3339(s: &str) -> Option<i128> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<i128> {
     let b = s.as_bytes();
     if b.len() < 20 {
         return None;
@@ -98,7 +98,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// A duration as the window message writes it: `25h 03m` (whole minutes, rounded down).
-pub fn hours_minutes(nanos: i128) -> String {
+pub(crate) fn hours_minutes(nanos: i128) -> String {
     // Rounded up: 23 h and one millisecond is over the window, so it must not read `23h 00m`.
     let minutes = (nanos + 59_999_999_999).div_euclid(60_000_000_000);
     format!("{}h {:02}m", minutes / 60, minutes % 60)

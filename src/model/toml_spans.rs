@@ -1,22 +1,22 @@
 //! TOML with spans: the manifest, pass and case rules report keys and values where they stand.
 
 use crate::core::{Diagnostic, Rule, Span};
-pub use curly::{CurlyQuote, curly_quotes};
-pub use toml::Spanned;
-pub use toml::de::{DeArray, DeTable, DeValue};
+pub(crate) use curly::curly_quotes;
+pub(crate) use toml::Spanned;
+pub(crate) use toml::de::{DeTable, DeValue};
 
 mod curly;
 
 /// A parse error: the message, where it is, and a help line beyond the rule's.
 pub struct SyntaxError {
-    pub message: String,
-    pub span: Span,
-    pub hint: Option<String>,
+    pub(crate) message: String,
+    pub(crate) span: Span,
+    pub(crate) hint: Option<String>,
 }
 
 impl SyntaxError {
     /// The syntax rule's finding for the document at `path`.
-    pub fn diagnostic(self, rule: &'static Rule, path: &str) -> Diagnostic {
+    pub(crate) fn diagnostic(self, rule: &'static Rule, path: &str) -> Diagnostic {
         let d = Diagnostic::at(rule, path, self.span, self.message);
         match self.hint {
             Some(h) => d.with_hint(h),
@@ -73,7 +73,7 @@ fn first_line(s: &str) -> String {
 }
 
 /// The entries of a table sorted by where they stand in the file.
-pub fn entries<'a, 'i>(
+pub(crate) fn entries<'a, 'i>(
     table: &'a DeTable<'i>,
 ) -> Vec<(
     &'a Spanned<std::borrow::Cow<'i, str>>,
@@ -85,19 +85,22 @@ pub fn entries<'a, 'i>(
 }
 
 /// Finds a key: its span and its value.
-pub fn get<'a, 'i>(table: &'a DeTable<'i>, key: &str) -> Option<(Span, &'a Spanned<DeValue<'i>>)> {
+pub(crate) fn get<'a, 'i>(
+    table: &'a DeTable<'i>,
+    key: &str,
+) -> Option<(Span, &'a Spanned<DeValue<'i>>)> {
     table
         .iter()
         .find(|(k, _)| k.get_ref().as_ref() == key)
         .map(|(k, v)| (Span::from_range(k.span()), v))
 }
 
-pub fn span_of<T>(v: &Spanned<T>) -> Span {
+pub(crate) fn span_of<T>(v: &Spanned<T>) -> Span {
     Span::from_range(v.span())
 }
 
 /// The name of a value's type, for messages (`expected a string, found an integer`).
-pub fn type_name(v: &DeValue<'_>) -> &'static str {
+pub(crate) fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {
         DeValue::String(_) => "a string",
         DeValue::Integer(_) => "an integer",
@@ -110,7 +113,7 @@ pub fn type_name(v: &DeValue<'_>) -> &'static str {
 }
 
 /// A value as a list of strings, or why not.
-pub fn string_list<'a>(v: &'a DeValue<'_>) -> Result<Vec<(&'a str, Span)>, String> {
+pub(crate) fn string_list<'a>(v: &'a DeValue<'_>) -> Result<Vec<(&'a str, Span)>, String> {
     let arr = v
         .as_array()
         .ok_or_else(|| format!("expected a list of strings, found {}", type_name(v)))?;
@@ -126,7 +129,7 @@ pub fn string_list<'a>(v: &'a DeValue<'_>) -> Result<Vec<(&'a str, Span)>, Strin
 }
 
 /// An integer value (decimal, hex, octal or binary as TOML writes it).
-pub fn integer(v: &DeValue<'_>) -> Option<i64> {
+pub(crate) fn integer(v: &DeValue<'_>) -> Option<i64> {
     let i = v.as_integer()?;
     // `as_str` is already `from_str_radix`-ready: no `0x` prefix, no underscores.
     i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok()

@@ -4,7 +4,7 @@
 //! FIFOs and devices are never opened, no file is read past its size limit plus one byte, and a
 //! walk stops after [`MAX_ENTRIES`] entries.
 
-pub mod place;
+pub(crate) mod place;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod walk;
@@ -12,19 +12,19 @@ pub mod walk;
 pub use crate::model::manifest::PackKind;
 
 /// One file, at most [`ONE_FILE_LIMIT`]` + 1` bytes of it read.
-pub const ONE_FILE_LIMIT: u64 = 65_536;
+pub(crate) const ONE_FILE_LIMIT: u64 = 65_536;
 /// The walk stops after this many entries (docs/checks.md, "Walking").
-pub const MAX_ENTRIES: usize = 10_000;
+pub(crate) const MAX_ENTRIES: usize = 10_000;
 /// Content is read until this many bytes in all; past it, files are sized but not read (the
 /// pack is then far over its 524,288-byte limit anyway).
-pub const READ_BUDGET: u64 = 1 << 20;
+pub(crate) const READ_BUDGET: u64 = 1 << 20;
 
 /// The first line of a Git LFS pointer file (the LFS specification, "The pointer").
-pub const LFS_POINTER_LINE: &str = "version https://git-lfs.github.com/spec/v1";
+pub(crate) const LFS_POINTER_LINE: &str = "version https://git-lfs.github.com/spec/v1";
 
 /// Something the walk could not do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WalkProblem {
+pub(crate) enum WalkProblem {
     /// An entry (or the folder itself, `.`) could not be read: the OS's message. `in_pack` is
     /// false for an entry the walk could not list (it then points at no file of the pack).
     Unreadable {
@@ -38,7 +38,7 @@ pub enum WalkProblem {
 
 /// Whether the walk descends into a folder: only the folders the layout of hippo's page "Writing
 /// a pack" allows for the pack's kind (a theme pack allows none).
-pub fn allowed_folder(kind: PackKind, path: &str) -> bool {
+pub(crate) fn allowed_folder(kind: PackKind, path: &str) -> bool {
     if kind == PackKind::Theme {
         return false;
     }
@@ -58,7 +58,7 @@ pub fn allowed_folder(kind: PackKind, path: &str) -> bool {
 
 /// What a walk entry is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EntryKind {
+pub(crate) enum EntryKind {
     File,
     /// A folder; `descended` is false for a folder the layout does not allow.
     Dir {
@@ -70,25 +70,26 @@ pub enum EntryKind {
 }
 
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Pack-relative, `/`-separated (lossy where a name is not UTF-8).
-    pub path: String,
-    pub kind: EntryKind,
+    pub(crate) path: String,
+    pub(crate) kind: EntryKind,
     /// Whether every component of the name is valid UTF-8.
-    pub utf8: bool,
+    pub(crate) utf8: bool,
     /// For a folder not descended into: its first regular file in walk order, if a short look
     /// finds one (where a SARIF location for the folder points).
-    pub first_file: Option<String>,
+    pub(crate) first_file: Option<String>,
 }
 
+/// One regular file of a pack, read once.
 #[derive(Debug, Clone)]
 pub struct PackFile {
-    pub path: String,
+    pub(crate) path: String,
     /// The size the file system reports.
-    pub size: u64,
+    pub(crate) size: u64,
     /// The bytes read: the whole file when `complete`, else a prefix (or nothing).
     pub bytes: Vec<u8>,
-    pub complete: bool,
+    pub(crate) complete: bool,
 }
 
 impl PackFile {
@@ -104,34 +105,35 @@ impl PackFile {
     /// Whether the file is a Git LFS pointer: its first line is
     /// `version https://git-lfs.github.com/spec/v1` (the pointer format's first key; the content
     /// it stands for was never fetched).
-    pub fn is_lfs_pointer(&self) -> bool {
+    pub(crate) fn is_lfs_pointer(&self) -> bool {
         let rest = self.bytes.strip_prefix(LFS_POINTER_LINE.as_bytes());
         matches!(rest, Some(r) if r.is_empty() || r.starts_with(b"\n") || r.starts_with(b"\r\n"))
     }
 
-    pub fn in_tests(&self) -> bool {
+    pub(crate) fn in_tests(&self) -> bool {
         self.path.starts_with("tests/")
     }
 }
 
+/// A pack as the walk read it: its entries, its files and what the walk ran into.
 #[derive(Debug)]
 pub struct Pack {
     /// The folder on disk.
-    pub dir: std::path::PathBuf,
-    pub kind: PackKind,
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) kind: PackKind,
     /// Every entry in walk order (skipped ones excluded).
-    pub entries: Vec<Entry>,
+    pub(crate) entries: Vec<Entry>,
     /// Regular files, in walk order.
     files: Vec<PackFile>,
     /// `skipped <path>` lines, in walk order.
-    pub skipped: Vec<String>,
+    pub(crate) skipped: Vec<String>,
     /// The skipped entries that are folders with a name starting with `.` (`.git` too), in walk
     /// order: their paths (lossy where a name is not UTF-8) and whether the name is UTF-8.
     /// Discovery (`ci`) searches them for packs.
-    pub hidden_folders: Vec<(String, bool)>,
+    pub(crate) hidden_folders: Vec<(String, bool)>,
     /// What the walk itself ran into (unreadable entries, the entry limit), in walk order; the
     /// rules layer reports them.
-    pub walk_problems: Vec<WalkProblem>,
+    pub(crate) walk_problems: Vec<WalkProblem>,
     /// Path → index in `files`; [`Pack::push_file`] keeps the two in step.
     index: std::collections::HashMap<String, usize>,
 }
@@ -188,14 +190,17 @@ impl Pack {
     }
 
     /// Files under a folder prefix such as `passes/`.
-    pub fn files_under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a PackFile> + 'a {
+    pub(crate) fn files_under<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = &'a PackFile> + 'a {
         self.files
             .iter()
             .filter(move |f| f.path.starts_with(prefix))
     }
 
     /// Where a pack-wide finding points: `pack.toml`, or the first file in walk order.
-    pub fn anchor_file(&self) -> Option<String> {
+    pub(crate) fn anchor_file(&self) -> Option<String> {
         if self.file("pack.toml").is_some() {
             Some("pack.toml".to_string())
         } else {

@@ -5,7 +5,7 @@
 use super::PackKind;
 
 /// The name rule: lowercase ASCII letters and digits in runs joined by single dashes.
-pub fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     !s.is_empty()
         && s.split('-').all(|p| {
             !p.is_empty()
@@ -16,7 +16,7 @@ pub fn is_name(s: &str) -> bool {
 
 /// What an allowed path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     Manifest,
     Readme,
     License,
@@ -33,7 +33,7 @@ pub enum Place {
 
 /// Where a file may stand, ignoring the name rule: `Some(place, name)` where `name` is the part
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
-pub fn place(kind: PackKind, path: &str) -> Option<(Place, Option<&str>)> {
+pub(crate) fn place(kind: PackKind, path: &str) -> Option<(Place, Option<&str>)> {
     // Up to eight components on the stack (every allowed place has fewer: a path has at most
     // six), split with a plain byte loop; a longer path is split into a list.
     let mut small = [""; 8];

@@ -32,7 +32,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
 /// The dot-folders the walk of the pack at `dir` skips ([`Pack::hidden_folders`]), found by the
 /// same walk without reading a file but `pack.toml` (which decides the folders it enters).
 /// Nothing when the pack cannot be read (its check says why).
-pub fn hidden_folders(dir: &Path) -> Vec<(String, bool)> {
+pub(crate) fn hidden_folders(dir: &Path) -> Vec<(String, bool)> {
     walk(dir, false)
         .map(|p| p.hidden_folders)
         .unwrap_or_default()

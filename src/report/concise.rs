@@ -16,7 +16,7 @@ use crate::outcome::{Mode, PackReport};
 
 /// The run in the concise format. `extra`: findings of the run beside the packs' (an
 /// `unused-allowance` warning).
-pub fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
+pub(crate) fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
     let mut out = String::new();
     for r in reports {
         for d in &r.diagnostics {

@@ -7,7 +7,7 @@ use crate::fix::PackFixes;
 /// One line per fix made, `fixed prompts/a.md:5:4: removed U+200B ZERO WIDTH SPACE` (the place
 /// in the file before the fix; the path as the text output names it), and for a file that was
 /// not written `hippo-packs: not fixed <path>: <why>`.
-pub fn fixed(packs: &[PackFixes]) -> String {
+pub(crate) fn fixed(packs: &[PackFixes]) -> String {
     let mut out = String::new();
     for p in packs {
         for f in &p.files {
@@ -32,7 +32,7 @@ pub fn fixed(packs: &[PackFixes]) -> String {
 /// hunks with three lines of context). Text from the pack is shown as every output shows it:
 /// a character that would not show (a carriage return, a hidden character) as `U+XXXX`, so the
 /// diff is for reading, not for `git apply`.
-pub fn diff(packs: &[PackFixes]) -> String {
+pub(crate) fn diff(packs: &[PackFixes]) -> String {
     let mut out = String::new();
     for p in packs {
         for f in &p.files {

@@ -16,11 +16,11 @@ use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
 /// Where the renderer gets a file's text: `(report, pack-relative path)` → its text.
-pub type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
+pub(crate) type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
 
 /// The whole run in the full format, with ANSI styles.
 /// `extra`: findings of the run beside the packs' (an `unused-allowance` warning).
-pub fn render(
+pub(crate) fn render(
     reports: &[PackReport],
     mode: Mode,
     sources: &Sources<'_>,

@@ -55,7 +55,7 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
 /// One annotation line. Columns count code points (GitHub counts characters), and only a span
 /// on one line gets them; a whole-file finding is line 1; a finding with no file (an unreadable
 /// pack folder) names the folder and no line.
-pub fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
+pub(crate) fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
     let g = &d.region;
     let mut props = format!("file={}", property(&location_path(r, d)));
     if d.file.is_none() {
@@ -83,7 +83,7 @@ pub fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
 }
 
 /// A message: `%`, `\r`, `\n` as the toolkit escapes them, other hidden characters as `U+XXXX`.
-pub fn data(s: &str) -> String {
+pub(crate) fn data(s: &str) -> String {
     let toolkit = s
         .replace('%', "%25")
         .replace('\r', "%0D")
@@ -92,7 +92,7 @@ pub fn data(s: &str) -> String {
 }
 
 /// A property value: as [`data`], and `:` and `,` too.
-pub fn property(s: &str) -> String {
+pub(crate) fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -11,14 +11,15 @@ use crate::core::{Diagnostic, Severity};
 use crate::dream::Counts;
 use crate::outcome::{Mode, PackReport};
 
-pub const FORMAT: &str = "hippo-packs/v1";
+pub(crate) const FORMAT: &str = "hippo-packs/v1";
 
+/// The versioned JSON report (docs/output-formats.md) of `reports`.
 pub fn render(reports: &[PackReport], mode: Mode) -> String {
     render_with(reports, mode, &[])
 }
 
 /// [`render`] with findings of the run beside the packs' (`unused_allowances`).
-pub fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
+pub(crate) fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
     let none = PackReport::default();
     let unused_allowances = extra
         .iter()

@@ -15,6 +15,7 @@ struct TestCase {
     failures: Vec<(String, String, String)>,
 }
 
+/// The JUnit XML of `reports`: one test suite per pack, one test case per fixture case.
 pub fn render(reports: &[PackReport]) -> String {
     let suites: Vec<(String, Vec<TestCase>)> = reports.iter().map(suite).collect();
     let tests: usize = suites.iter().map(|(_, cs)| cs.len()).sum();
@@ -144,7 +145,7 @@ fn plural(n: usize) -> &'static str {
 /// Text for an XML 1.0 attribute or element: each line escaped as the text output escapes it
 /// (so no control character is left), line breaks as `&#10;`, the five markup characters as
 /// entities, and any character XML 1.0 forbids (U+FFFE, U+FFFF) dropped.
-pub fn xml(s: &str) -> String {
+pub(crate) fn xml(s: &str) -> String {
     let shown: Vec<_> = s.split('\n').map(escape::line).collect();
     let shown = shown.join("\n");
     let mut out = String::with_capacity(shown.len());

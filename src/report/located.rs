@@ -9,12 +9,12 @@ use crate::outcome::PackReport;
 /// of a located finding, the whole line of a lead one (`unexpected file extra.txt`, relative to
 /// the pack), the message of a pack-wide one. A failed expectation's message is the `FAIL`
 /// line's text after `<pack>/<case>: `.
-pub fn message(d: &Diagnostic) -> String {
+pub(crate) fn message(d: &Diagnostic) -> String {
     escape::line(&raw_message(d)).into_owned()
 }
 
 /// [`message`] before escaping, for a renderer with its own escaping (annotations).
-pub fn raw_message(d: &Diagnostic) -> String {
+pub(crate) fn raw_message(d: &Diagnostic) -> String {
     match &d.style {
         Style::Located { .. } | Style::AtLine | Style::Bare => d.message.clone(),
         Style::Lead(_) => d.text(""),
@@ -24,7 +24,7 @@ pub fn raw_message(d: &Diagnostic) -> String {
 /// The character a finding is about, when its message begins with it (`U+2060`, `U+200B and 2
 /// more`, `U+202E in an escape`, `U+2800, an unusual space`: the character rules name the first
 /// character of a run this way); `None` for any other message.
-pub fn named_char(d: &Diagnostic) -> Option<char> {
+pub(crate) fn named_char(d: &Diagnostic) -> Option<char> {
     head(&d.message).map(|h| h.0)
 }
 
@@ -44,7 +44,7 @@ fn head(message: &str) -> Option<(char, usize)> {
 
 /// [`named_char`] with its name, when the message does not give the name itself after the code
 /// (`U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote "` does).
-pub fn unnamed_char(d: &Diagnostic) -> Option<(char, String)> {
+pub(crate) fn unnamed_char(d: &Diagnostic) -> Option<(char, String)> {
     let (c, len) = head(&d.message)?;
     let name = charname::name(c)?;
     let said = d.message[len..].starts_with(&format!(" {name}"));
@@ -54,7 +54,7 @@ pub fn unnamed_char(d: &Diagnostic) -> Option<(char, String)> {
 /// [`message`] with the character it begins with named (`U+2060 WORD JOINER`, `U+200B ZERO
 /// WIDTH SPACE and 2 more`), for SARIF; any other message, or one that names its character
 /// already, as [`message`] gives it.
-pub fn message_named(d: &Diagnostic) -> String {
+pub(crate) fn message_named(d: &Diagnostic) -> String {
     let plain = message(d);
     let (Some((_, name)), Some((_, len))) = (unnamed_char(d), head(&plain)) else {
         return plain;
@@ -67,7 +67,7 @@ pub fn message_named(d: &Diagnostic) -> String {
 /// `redaction would change it (github-pat): ghp_…[github-pat]`); any other, itself. The
 /// formats that place every secret (`full`'s titles aside: `concise`, SARIF) render these;
 /// counts stay counts of diagnostics.
-pub fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
+pub(crate) fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
     if d.secrets.is_empty() {
         return vec![std::borrow::Cow::Borrowed(d)];
     }
@@ -88,7 +88,7 @@ pub fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
 
 /// The masked secrets of a redaction finding after its message (`...: ghp_…[github-pat],
 /// AKIA…[aws-access-token]`), for the formats with one entry per finding (annotations).
-pub fn message_with_secrets(d: &Diagnostic) -> String {
+pub(crate) fn message_with_secrets(d: &Diagnostic) -> String {
     let mut m = raw_message(d);
     for (i, s) in d.secrets.iter().enumerate() {
         m.push_str(if i == 0 { ": " } else { ", " });
@@ -99,7 +99,7 @@ pub fn message_with_secrets(d: &Diagnostic) -> String {
 
 /// The `/`-separated path, relative to the working folder, of the file a diagnostic points at;
 /// with no file (an unreadable pack folder, a pack without files), the pack folder itself.
-pub fn location_path(r: &PackReport, d: &Diagnostic) -> String {
+pub(crate) fn location_path(r: &PackReport, d: &Diagnostic) -> String {
     match &d.file {
         Some(f) => join(&r.uri_base, f),
         None if r.uri_base.is_empty() => ".".to_string(),
@@ -109,7 +109,7 @@ pub fn location_path(r: &PackReport, d: &Diagnostic) -> String {
 
 /// A pack file's path as the person typed the pack folder, so it opens from where they stand
 /// (`--format full` and `concise`); `file` is pack-relative.
-pub fn typed_path(r: &PackReport, file: &str) -> String {
+pub(crate) fn typed_path(r: &PackReport, file: &str) -> String {
     match r.dir.trim_end_matches('/') {
         "" | "." => file.to_string(),
         dir => join(dir, file),
@@ -117,7 +117,7 @@ pub fn typed_path(r: &PackReport, file: &str) -> String {
 }
 
 /// `<base>/<file>`, or `<file>` for a pack at the working folder.
-pub fn join(base: &str, file: &str) -> String {
+pub(crate) fn join(base: &str, file: &str) -> String {
     if base.is_empty() {
         file.to_string()
     } else {

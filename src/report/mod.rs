@@ -1,15 +1,15 @@
 //! Renderers: pure functions of the reports, no decisions and no I/O but the writer.
 
-pub mod text;
+pub(crate) mod text;
 
-pub mod concise;
-pub mod fixes;
-pub mod full;
+pub(crate) mod concise;
+pub(crate) mod fixes;
+pub(crate) mod full;
 pub mod github;
 pub mod json;
 pub mod junit;
-pub mod located;
-pub mod prompts;
+pub(crate) mod located;
+pub(crate) mod prompts;
 pub mod rules;
 pub mod sarif;
-pub mod summary;
+pub(crate) mod summary;

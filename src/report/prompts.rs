@@ -9,15 +9,15 @@ use crate::core::{escape, safe_write};
 use crate::outcome::{CaseResult, PackReport};
 
 /// One prompt: the label (without `# `), a file name for `--prompts-dir`, and the text.
-pub struct Labelled<'a> {
-    pub label: String,
-    pub file: String,
-    pub text: &'a str,
+pub(crate) struct Labelled<'a> {
+    pub(crate) label: String,
+    pub(crate) file: String,
+    pub(crate) text: &'a str,
 }
 
 /// Every prompt of a case in the order it was sent: each call's model prompt, then the
 /// reviewer's prompts for that call.
-pub fn labelled<'a>(r: &PackReport, c: &'a CaseResult) -> Vec<Labelled<'a>> {
+pub(crate) fn labelled<'a>(r: &PackReport, c: &'a CaseResult) -> Vec<Labelled<'a>> {
     let head = format!("{}: pass {}", r.case_label(&c.name), c.pass);
     let mut out = Vec::new();
     for (i, p) in c.prompts.iter().enumerate() {
@@ -39,7 +39,7 @@ pub fn labelled<'a>(r: &PackReport, c: &'a CaseResult) -> Vec<Labelled<'a>> {
 }
 
 /// All prompts of a run, for standard error.
-pub fn render(reports: &[PackReport]) -> String {
+pub(crate) fn render(reports: &[PackReport]) -> String {
     let mut out = String::new();
     for r in reports {
         for c in &r.cases {
@@ -58,7 +58,7 @@ pub fn render(reports: &[PackReport]) -> String {
 /// Pack text for a terminal or a log, line by line: tab and line feed kept, every other
 /// control, invisible or ignorable character shown as `U+XXXX`, and no line GitHub's runner would
 /// read as a workflow command ([`escape::block`]; docs/security.md, "Output hygiene").
-pub fn block(text: &str) -> String {
+pub(crate) fn block(text: &str) -> String {
     escape::block(text)
 }
 
@@ -69,7 +69,7 @@ pub fn block(text: &str) -> String {
 /// folders stays flat. No write follows a link (docs/security.md, "Writes"): `DIR`, `<pack>` and
 /// `<case>` must be real folders, and each file is written through a temporary file renamed over
 /// the destination, so a link planted there is replaced.
-pub fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
     for r in reports {
         for c in &r.cases {
             let (pack, case) = (safe(r.run_name()), safe(&c.name));

@@ -40,7 +40,7 @@ fn catalogue() -> String {
 }
 
 /// One rule: what it checks, why, how to fix.
-pub fn explain(r: &Rule) -> String {
+pub(crate) fn explain(r: &Rule) -> String {
     let mut out = format!(
         "{}: {}\n\nseverity: {}\nfamily: {}\nprecision: {}\n",
         r.id,

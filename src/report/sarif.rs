@@ -13,18 +13,18 @@ use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
-pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Where the tool and its rule reference live: the repository address of Cargo.toml.
 pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
 /// The most results a run may hold when uploaded: the file keeps at most this many.
-pub const MAX_RESULTS: usize = 25_000;
+pub(crate) const MAX_RESULTS: usize = 25_000;
 /// Code scanning stores the top this many results of a run, by severity.
-pub const STORED_RESULTS: usize = 5_000;
+pub(crate) const STORED_RESULTS: usize = 5_000;
 /// GitHub's limit for a rule's descriptions, in characters.
-pub const MAX_DESCRIPTION: usize = 1_024;
+pub(crate) const MAX_DESCRIPTION: usize = 1_024;
 /// GitHub's limits for a rule's name, in characters, and for its tags.
-pub const MAX_NAME: usize = 255;
-pub const MAX_TAGS: usize = 20;
+pub(crate) const MAX_NAME: usize = 255;
+pub(crate) const MAX_TAGS: usize = 20;
 
 /// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`).
 pub fn render(reports: &[PackReport], category: &str) -> String {
@@ -33,7 +33,7 @@ pub fn render(reports: &[PackReport], category: &str) -> String {
 
 /// [`render`] with findings of the run beside the packs' (an `unused-allowance` warning,
 /// located in the configuration file as named).
-pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic]) -> String {
+pub(crate) fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic]) -> String {
     let mut log = build(reports, category, MAX_RESULTS);
     let none = PackReport::default();
     for d in extra {
@@ -46,7 +46,7 @@ pub fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic])
 
 /// How many results the reports make, before any limit (as [`render_with`] lists them, with
 /// `extra` findings of the run).
-pub fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
+pub(crate) fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
     let per_pack = |r: &PackReport| {
         // A redaction finding is one result per secret (`all_results`).
         r.diagnostics
@@ -259,7 +259,7 @@ fn descriptor(r: &'static Rule) -> Descriptor {
 }
 
 /// The rule's section of docs/rules.md.
-pub fn help_uri(r: &Rule) -> String {
+pub(crate) fn help_uri(r: &Rule) -> String {
     format!("{HOME}/blob/main/docs/rules.md#{}", r.id)
 }
 
@@ -271,7 +271,7 @@ fn display_name(id: &str) -> Option<String> {
 }
 
 /// `invisible-character` → `InvisibleCharacter`.
-pub fn pascal_case(id: &str) -> String {
+pub(crate) fn pascal_case(id: &str) -> String {
     id.split('-')
         .map(|part| {
             let mut cs = part.chars();
@@ -284,7 +284,7 @@ pub fn pascal_case(id: &str) -> String {
 }
 
 /// Plain text as Markdown that shows it as it is (`<name>` is not a tag, `**` not emphasis).
-pub fn markdown_text(s: &str) -> String {
+pub(crate) fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if matches!(
@@ -310,7 +310,7 @@ fn limit(s: &str, max: usize) -> String {
 
 /// A relative URI reference: every byte but the unreserved characters and `/` percent-encoded
 /// (a space, `%`, `#`, `?`, non-ASCII), as GitHub decodes it with `decodeURIComponent`.
-pub fn encode_uri(path: &str) -> String {
+pub(crate) fn encode_uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {

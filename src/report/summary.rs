@@ -11,13 +11,13 @@ use crate::outcome::PackReport;
 
 /// GitHub's limit on one step summary.
 #[cfg(test)]
-pub const GITHUB_LIMIT: usize = 1024 * 1024;
+pub(crate) const GITHUB_LIMIT: usize = 1024 * 1024;
 /// What this summary stays under, leaving room for the closing note.
-pub const BUDGET: usize = 1_000_000;
+pub(crate) const BUDGET: usize = 1_000_000;
 
 /// Escapes text for Markdown and HTML: control and invisible characters as `U+XXXX`, Markdown
 /// and HTML punctuation as character references.
-pub fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     let s = crate::core::escape::line(s);
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
@@ -44,18 +44,18 @@ fn code(s: &str) -> String {
 
 /// Everything the summary shows besides the reports.
 #[derive(Debug, Clone, Default)]
-pub struct Context {
+pub(crate) struct Context {
     /// One flag per report: whether it decides the verdict.
-    pub gated: Vec<bool>,
-    pub scope: String,
-    pub fail_on: String,
-    pub failed: bool,
+    pub(crate) gated: Vec<bool>,
+    pub(crate) scope: String,
+    pub(crate) fail_on: String,
+    pub(crate) failed: bool,
     /// Lines about the scope and the upload (already plain text; escaped here).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// A repository-relative location: `<pack>/<file>:<line>:<col>`.
-pub fn location(r: &PackReport, d: &Diagnostic) -> String {
+pub(crate) fn location(r: &PackReport, d: &Diagnostic) -> String {
     let base = r.uri_base.trim_end_matches('/');
     let path = match (&d.file, base.is_empty()) {
         (Some(f), true) => f.clone(),
@@ -181,7 +181,7 @@ fn head(reports: &[PackReport], cx: &Context) -> String {
 }
 
 /// The summary, under [`BUDGET`] bytes.
-pub fn render(reports: &[PackReport], cx: &Context) -> String {
+pub(crate) fn render(reports: &[PackReport], cx: &Context) -> String {
     let mut out = head(reports, cx);
     let problems: Vec<usize> = (0..reports.len())
         .filter(|&i| has_problem(&reports[i]))

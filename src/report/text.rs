@@ -7,14 +7,14 @@ use std::fmt::Write;
 
 /// `check`: `skipped`, `error`, `warning`, then `ok <name> <version>` when there is no error.
 /// `test`: the error lines alone when validation failed; otherwise one line per case.
-pub fn render(reports: &[PackReport], mode: Mode) -> String {
+pub(crate) fn render(reports: &[PackReport], mode: Mode) -> String {
     render_with(reports, mode, false)
 }
 
 /// `-v`: the page's lines, and after a failed case's `FAIL` lines, why it failed, one
 /// `  reason: ...` line each, then each note a failed `contains` names, as the pass left it
 /// (docs/output-formats.md).
-pub fn render_verbose(reports: &[PackReport], mode: Mode) -> String {
+pub(crate) fn render_verbose(reports: &[PackReport], mode: Mode) -> String {
     render_with(reports, mode, true)
 }
 
@@ -90,7 +90,7 @@ fn notes(out: &mut String, c: &crate::outcome::CaseResult) {
 const NOTE_LINES: usize = 40;
 
 /// `ok <name> <version>`; in a run over several packs `ok <dir>: <name> <version>`.
-pub fn ok_line(r: &PackReport) -> String {
+pub(crate) fn ok_line(r: &PackReport) -> String {
     let (name, version) = (
         r.name.as_deref().unwrap_or(""),
         r.version.as_deref().unwrap_or(""),
@@ -103,7 +103,7 @@ pub fn ok_line(r: &PackReport) -> String {
 }
 
 /// Findings of the run beside the packs' (an `unused-allowance` warning), one line each.
-pub fn extra(diags: &[crate::core::Diagnostic]) -> String {
+pub(crate) fn extra(diags: &[crate::core::Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
         line(&mut out, &format!("{} {}", d.severity.as_str(), d.text("")));

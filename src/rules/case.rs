@@ -25,7 +25,7 @@ declare_rules! {
     /// U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub static CASE_SYNTAX = "case-syntax", Error, VeryHigh;
+    pub(crate) static CASE_SYNTAX = "case-syntax", Error, VeryHigh;
 
     /// A case.toml key the table of hippo's page "Writing a pack" does not define
     ///
@@ -36,7 +36,7 @@ declare_rules! {
     /// the test would silently ignore it.
     ///
     /// How to fix: Delete the key, or correct its spelling.
-    pub static CASE_UNKNOWN_KEY = "case-unknown-key", Error, VeryHigh;
+    pub(crate) static CASE_UNKNOWN_KEY = "case-unknown-key", Error, VeryHigh;
 
     /// A case.toml without a key it needs
     ///
@@ -44,7 +44,7 @@ declare_rules! {
     /// each [[expect.note]] a path.
     ///
     /// How to fix: Add the key; the example case on hippo's page "Writing a pack" shows every one.
-    pub static CASE_MISSING_KEY = "case-missing-key", Error, VeryHigh;
+    pub(crate) static CASE_MISSING_KEY = "case-missing-key", Error, VeryHigh;
 
     /// A case.toml value that breaks its rule
     ///
@@ -55,7 +55,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest one (`did you mean `decision-log`?` for a pass, `did you mean `reject`?`).
-    pub static CASE_VALUE = "case-value", Error, VeryHigh;
+    pub(crate) static CASE_VALUE = "case-value", Error, VeryHigh;
 
     /// A note a case names that is not one of its notes
     ///
@@ -65,7 +65,7 @@ declare_rules! {
     ///
     /// How to fix: Write the path as notes/<path>.md and add the note under tests/<case>/notes/, or
     /// fix the name.
-    pub static CASE_NOTE = "case-note", Error, VeryHigh;
+    pub(crate) static CASE_NOTE = "case-note", Error, VeryHigh;
 }
 
 static DOCUMENT: Document = Document {
@@ -143,7 +143,7 @@ static NOTE: Table<Check<NoteDraft>> = Table {
 };
 
 /// Checks every tests/<case>/case.toml and returns the cases it could read, in walk order.
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
     let mut cases = Vec::new();
     for f in pack.files() {
         let parts: Vec<&str> = f.path.split('/').collect();

@@ -33,7 +33,7 @@ declare_rules! {
     ///
     /// How to fix: Reword the text, even when you are quoting it as a thing to reject: describe the
     /// kind of instruction instead of writing it.
-    pub static INJECTION_PHRASE = "injection-phrase", Warning, Medium, security_severity = "7.0";
+    pub(crate) static INJECTION_PHRASE = "injection-phrase", Warning, Medium, security_severity = "7.0";
 
     /// A URL in a file other than the README or licence
     ///
@@ -45,7 +45,7 @@ declare_rules! {
     /// at the first URL.
     ///
     /// How to fix: Remove the link; put references for people in README.md.
-    pub static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
+    pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
 
     /// Text shaped like a shell command
     ///
@@ -55,7 +55,7 @@ declare_rules! {
     /// written, once per file and distinct text, at its first occurrence.
     ///
     /// How to fix: Describe the command in words instead of writing it.
-    pub static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
+    pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
 
     /// A long run of encoded-looking characters
     ///
@@ -64,11 +64,11 @@ declare_rules! {
     /// it. Reported once per file, at the first run, with its length.
     ///
     /// How to fix: Remove the run, or write what it encodes in plain words.
-    pub static ENCODED_RUN = "encoded-run", Warning, Medium, security_severity = "5.0";
+    pub(crate) static ENCODED_RUN = "encoded-run", Warning, Medium, security_severity = "5.0";
 }
 
 /// The shortest run of `[A-Za-z0-9+/=]` reported.
-pub const ENCODED_MIN: usize = 120;
+pub(crate) const ENCODED_MIN: usize = 120;
 
 /// One regex for the three phrase families, one named group each. Words are separated by any
 /// white space (a phrase may wrap across lines); word boundaries are ASCII ones, which keep the
@@ -107,14 +107,14 @@ fn regex() -> &'static regex::bytes::Regex {
 
 /// Whether the content rules look at a file: outside `tests/`, not `README.md`, not `LICENSE*`
 /// (the files `unusual-space` looks at too, so the text family holds the test).
-pub use super::text::prose_rules_apply as applies_to;
+pub(crate) use super::text::prose_rules_apply as applies_to;
 
 /// One finding of [`scan`]: the rule, where, and the text as written (empty for URL and runs).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding<'a> {
-    pub rule: &'static Rule,
-    pub span: Span,
-    pub text: &'a [u8],
+pub(crate) struct Finding<'a> {
+    pub(crate) rule: &'static Rule,
+    pub(crate) span: Span,
+    pub(crate) text: &'a [u8],
 }
 
 /// The content findings of one text, one per rule and distinct text (URL and encoded run: one
@@ -123,12 +123,12 @@ pub struct Finding<'a> {
 /// unusual spaces as spaces, fullwidth, mathematical and look-alike letters as ASCII), so neither
 /// a soft hyphen nor a Cyrillic `і` hides "ignore all previous instructions"; they are located
 /// and quoted as written.
-pub fn scan(bytes: &[u8]) -> Vec<Finding<'_>> {
+pub(crate) fn scan(bytes: &[u8]) -> Vec<Finding<'_>> {
     scan_folded(bytes, fold(bytes))
 }
 
 /// [`scan`], given the text folded (`None`: folding changes nothing).
-pub fn scan_folded<'a>(bytes: &'a [u8], folded: Option<Folded<'_>>) -> Vec<Finding<'a>> {
+pub(crate) fn scan_folded<'a>(bytes: &'a [u8], folded: Option<Folded<'_>>) -> Vec<Finding<'a>> {
     let mut found: Vec<Finding<'_>> = Vec::new();
     let haystack = folded.as_ref().map_or(bytes, |f| f.text.as_slice());
     // A span of the haystack as a span of the text as written.
@@ -186,7 +186,7 @@ static ENCODED: [bool; 256] = {
 /// `start + ENCODED_MIN - 1` must be in the class, so the window is checked from its far end
 /// backwards, and the first byte outside the class moves `start` past it. In prose that reads a
 /// few bytes per window instead of every byte.
-pub fn first_encoded_run(bytes: &[u8]) -> Option<Span> {
+pub(crate) fn first_encoded_run(bytes: &[u8]) -> Option<Span> {
     let mut start = 0;
     'windows: while start + ENCODED_MIN <= bytes.len() {
         for j in (start..start + ENCODED_MIN).rev() {
@@ -224,14 +224,14 @@ fn message_of(rule: &Rule, text: &[u8], len: usize) -> String {
 
 /// Whether the URL warning looks at a file: any file but the README and the licence, under
 /// `tests/` too (hippo's page "Writing a pack": "in any file but the README and LICENSE").
-pub fn url_applies_to(path: &str) -> bool {
+pub(crate) fn url_applies_to(path: &str) -> bool {
     !(path == "README.md" || (!path.contains('/') && path.starts_with("LICENSE")))
 }
 
 /// The content rules alone over every file: what the merged scan of [`super::scan`] is tested
 /// against.
 #[cfg(test)]
-pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
         let view = f
             .complete
@@ -253,7 +253,7 @@ struct Located {
 /// it is searched as it is, without a second look at each byte for folding. `view` is its
 /// decoded text when it has one: then that is what is folded and judged, each finding mapped
 /// back to the bytes as written and quoted there.
-pub fn check_file(
+pub(crate) fn check_file(
     f: &PackFile,
     text: Option<&TextScan>,
     view: Option<&View>,

@@ -46,7 +46,7 @@ macro_rules! declare_rules {
             );
         )+
         /// Rules of this family, in catalogue order.
-        pub static $list: &[&$crate::core::Rule] = &[$(&$name),+];
+        pub(crate) static $list: &[&$crate::core::Rule] = &[$(&$name),+];
     };
     ($($rest:tt)+) => { $crate::rules::declare::declare_rules!(@rules RULES; $($rest)+); };
 }
@@ -68,14 +68,14 @@ mod tests {
             ///
             /// How to fix: Do
             /// this.
-            pub static ONE = "one-rule", Warning, Medium, security_severity = "5.0";
+            pub(crate) static ONE = "one-rule", Warning, Medium, security_severity = "5.0";
 
             #[doc = concat!("Built ", "by a macro")]
             #[doc = ""]
             #[doc = "Why."]
             #[doc = ""]
             #[doc = "How to fix: Fix."]
-            pub static TWO = "two-rule", Error, VeryHigh;
+            pub(crate) static TWO = "two-rule", Error, VeryHigh;
         }
     }
 
@@ -88,7 +88,7 @@ mod tests {
             /// Why.
             ///
             /// How to fix: Fix.
-            pub static THREE = "three-rule", Warning, Low;
+            pub(crate) static THREE = "three-rule", Warning, Medium;
         }
     }
 
@@ -96,7 +96,7 @@ mod tests {
     fn a_named_list_holds_its_rules() {
         assert_eq!(family_y::LATER, [&family_y::THREE]);
         assert_eq!(family_y::THREE.family(), "family_y");
-        assert_eq!(family_y::THREE.precision, Precision::Low);
+        assert_eq!(family_y::THREE.precision, Precision::Medium);
     }
 
     #[test]

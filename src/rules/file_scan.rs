@@ -21,7 +21,7 @@ use crate::model::decode;
 use crate::pack::Pack;
 
 /// Runs the text, content and redaction rules over every file of the pack.
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
         // A file cut at its size limit is not judged by the text rules (its end is missing),
         // but the content rules scan what was read.

@@ -9,8 +9,9 @@ use crate::model::schema::{self, Entry, Key, Problem, Table, Type};
 use crate::model::toml_spans::DeTable;
 
 /// What is said of a `protocol` that is not `HIPPO_V1`, in every document, and its help.
-pub const PROTOCOL: &str = "must be \"HIPPO_V1\"";
-pub const PROTOCOL_HELP: &str = "write protocol = \"HIPPO_V1\", the one protocol hippo reads";
+pub(crate) const PROTOCOL: &str = "must be \"HIPPO_V1\"";
+pub(crate) const PROTOCOL_HELP: &str =
+    "write protocol = \"HIPPO_V1\", the one protocol hippo reads";
 
 /// What to write for a value of the wrong type: the type, as TOML spells it.
 fn type_help(name: &str, dotted: &str, ty: Type) -> String {
@@ -26,7 +27,7 @@ fn type_help(name: &str, dotted: &str, ty: Type) -> String {
 }
 
 /// How a document words an unknown or a missing key.
-pub enum Wording {
+pub(crate) enum Wording {
     /// serde's words, which hippo's page prints for pack.toml: ``unknown field `homepage`,
     /// expected one of `name`, ...`` listing the keys but `unlisted` (read before the others),
     /// and ``missing field `name` ``.
@@ -37,29 +38,29 @@ pub enum Wording {
 }
 
 /// A document: its words and the rules its key findings belong to.
-pub struct Document {
+pub(crate) struct Document {
     /// What the top level is called in `--format full`'s help: `the keys of <what>`.
-    pub what: &'static str,
-    pub wording: Wording,
-    pub unknown: &'static Rule,
-    pub missing: &'static Rule,
+    pub(crate) what: &'static str,
+    pub(crate) wording: Wording,
+    pub(crate) unknown: &'static Rule,
+    pub(crate) missing: &'static Rule,
     /// A value that breaks its key's rule, of the wrong type or not.
-    pub value: &'static Rule,
+    pub(crate) value: &'static Rule,
 }
 
 /// Reads one document's tables and reports into `out`.
-pub struct Reader<'a> {
-    pub doc: &'static Document,
+pub(crate) struct Reader<'a> {
+    pub(crate) doc: &'static Document,
     /// The document's path in the pack.
-    pub path: &'a str,
-    pub out: &'a mut Vec<Diagnostic>,
+    pub(crate) path: &'a str,
+    pub(crate) out: &'a mut Vec<Diagnostic>,
 }
 
 impl Reader<'_> {
     /// Reads `table` against `decl`, reports its key problems and returns every key present,
     /// in file order, for the document's checks (a mistyped one as `Value::Mistyped`). `at` is
     /// the table's span, where a missing key of a nested table is reported.
-    pub fn read<'d, 't, 'i, C>(
+    pub(crate) fn read<'d, 't, 'i, C>(
         &mut self,
         table: &'t DeTable<'i>,
         at: Option<Span>,
@@ -109,7 +110,7 @@ impl Reader<'_> {
 
     /// A missing key (dotted with its table), on the file or at its table's span; `why` follows
     /// it in the plain wording.
-    pub fn missing(&mut self, at: Option<Span>, key: &str, why: Option<&str>) {
+    pub(crate) fn missing(&mut self, at: Option<Span>, key: &str, why: Option<&str>) {
         let message = match (&self.doc.wording, why) {
             (Wording::Serde { .. }, _) => format!("missing field `{key}`"),
             (Wording::Plain, None) => format!("missing key {key}"),
@@ -125,7 +126,7 @@ impl Reader<'_> {
     /// A value that breaks its rule, at `span`: the message names the key (`name: core is
     /// reserved`); `help` says what to write instead, the valid choices or the nearest one, in
     /// place of the rule's help (none when empty).
-    pub fn value(&mut self, span: Span, message: String, help: impl Into<String>) {
+    pub(crate) fn value(&mut self, span: Span, message: String, help: impl Into<String>) {
         let help = help.into();
         let d = Diagnostic::key(self.doc.value, self.path, span, message);
         self.out.push(match help.is_empty() {
@@ -135,7 +136,7 @@ impl Reader<'_> {
     }
 
     /// `<key>: <why>` on an entry's value, with its help (see [`Reader::value`]).
-    pub fn wrong(
+    pub(crate) fn wrong(
         &mut self,
         entry: &Entry<'_, '_>,
         why: impl std::fmt::Display,

@@ -18,7 +18,7 @@ declare_rules! {
     /// looking at it.
     ///
     /// How to fix: Delete the file, or move it to the path the layout gives for what it is.
-    pub static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
 
     /// A folder no allowed path can live in
     ///
@@ -26,7 +26,7 @@ declare_rules! {
     /// not descended into, so a large vendored tree costs nothing.
     ///
     /// How to fix: Delete the folder; a pack is only the files the layout lists.
-    pub static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
 
     /// A required file is missing
     ///
@@ -35,7 +35,7 @@ declare_rules! {
     /// theme.json.
     ///
     /// How to fix: Add the file the message names.
-    pub static MISSING_FILE = "missing-file", Error, VeryHigh;
+    pub(crate) static MISSING_FILE = "missing-file", Error, VeryHigh;
 
     /// A symbolic link in the pack
     ///
@@ -59,7 +59,7 @@ declare_rules! {
     /// be read cannot be checked, so it is an error.
     ///
     /// How to fix: Make the entry readable, or delete it.
-    pub static UNREADABLE = "unreadable", Error, VeryHigh;
+    pub(crate) static UNREADABLE = "unreadable", Error, VeryHigh;
 
     /// A Git LFS pointer instead of the file
     ///
@@ -71,11 +71,11 @@ declare_rules! {
     ///
     /// How to fix: Run `git lfs pull` before checking, or do not track pack files with Git LFS
     /// (a pack's files are small text).
-    pub static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
+    pub(crate) static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
 }
 
 /// The walk's own problems as findings, in walk order: unreadable entries, the entry limit.
-pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for p in &pack.walk_problems {
         out.push(match p {
             WalkProblem::Unreadable {
@@ -97,7 +97,7 @@ pub fn walk_problems(pack: &Pack, out: &mut Vec<Diagnostic>) {
 /// A Git LFS pointer is reported, and every other finding about it dropped but those of the
 /// layout and path rules (where a pointer stands is still the pack's layout; what it holds is
 /// not the file's text). `out` holds the pack's findings so far.
-pub fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn lfs_pointers(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let pointers: Vec<&str> = pack
         .files()
         .iter()
@@ -132,7 +132,7 @@ fn renamed(pack: &Pack, d: Diagnostic, path: &str, folder: bool) -> Diagnostic {
     }
 }
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for e in &pack.entries {
         match e.kind {
             EntryKind::Symlink => {

@@ -23,7 +23,7 @@ declare_rules! {
     /// DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh;
+    pub(crate) static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh;
 
     /// pack.toml has a key the manifest does not define
     ///
@@ -32,7 +32,7 @@ declare_rules! {
     /// in serde's wording, listing the keys read after protocol and kind.
     ///
     /// How to fix: Delete the key, or correct its spelling.
-    pub static MANIFEST_UNKNOWN_KEY = "manifest-unknown-key", Error, VeryHigh;
+    pub(crate) static MANIFEST_UNKNOWN_KEY = "manifest-unknown-key", Error, VeryHigh;
 
     /// pack.toml lacks a required key
     ///
@@ -40,7 +40,7 @@ declare_rules! {
     ///
     /// How to fix: Add the key; the example manifest on hippo's page "Writing a pack" shows every
     /// one.
-    pub static MANIFEST_MISSING_KEY = "manifest-missing-key", Error, VeryHigh;
+    pub(crate) static MANIFEST_MISSING_KEY = "manifest-missing-key", Error, VeryHigh;
 
     /// A pack.toml value that breaks its rule
     ///
@@ -53,7 +53,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest valid value (`did you mean `1.0.0`?`).
-    pub static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
+    pub(crate) static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
 }
 
 const PATH: &str = "pack.toml";
@@ -91,7 +91,7 @@ static KEYS: Table<Check> = Table {
 const KIND: &str = "must be \"theme\" for a theme pack, or absent for a pass pack";
 const KIND_HELP: &str = "write kind = \"theme\" for a theme pack; delete the line for a pass pack";
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let text = pack.file(PATH)?.text()?;
     let doc = match toml_spans::parse(text) {
         Ok(d) => d,

@@ -11,27 +11,27 @@ use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
 use crate::model::Documents;
 use crate::pack::{Pack, PackKind};
 
-pub mod case;
-pub mod configuration;
-pub mod content;
+pub(crate) mod case;
+pub(crate) mod configuration;
+pub(crate) mod content;
 pub(crate) mod declare;
-pub mod file_scan;
-pub mod keys;
+pub(crate) mod file_scan;
+pub(crate) mod keys;
 pub mod layout;
-pub mod manifest;
-pub mod pass;
-pub mod paths;
-pub mod persona;
-pub mod prompt;
+pub(crate) mod manifest;
+pub(crate) mod pass;
+pub(crate) mod paths;
+pub(crate) mod persona;
+pub(crate) mod prompt;
 pub mod redaction;
-pub mod sizes;
+pub(crate) mod sizes;
 pub mod test;
 pub mod text;
-pub mod theme;
-pub mod transcript;
-pub mod unreferenced;
+pub(crate) mod theme;
+pub(crate) mod transcript;
+pub(crate) mod unreferenced;
 
-pub use crate::core::Rule;
+pub(crate) use crate::core::Rule;
 
 /// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
 /// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
@@ -67,7 +67,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
 }
 
 /// Position of a rule in the catalogue (unknown rules sort last).
-pub fn rank(rule: &Rule) -> usize {
+pub(crate) fn rank(rule: &Rule) -> usize {
     catalogue()
         .iter()
         .position(|r| r.id == rule.id)
@@ -84,6 +84,7 @@ fn order(d: &Diagnostic) -> usize {
     }
 }
 
+/// The rule with the id `id`.
 pub fn find(id: &str) -> Option<&'static Rule> {
     catalogue().iter().copied().find(|r| r.id == id)
 }
@@ -91,10 +92,10 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 /// What a check yields: its findings, and the documents it parsed for `test` to reuse.
 #[derive(Debug, Default)]
 pub struct Checked {
-    /// The findings, resolved and in report order.
+    /// The findings, in output order.
     pub diagnostics: Vec<Diagnostic>,
     /// What the rules parsed while they checked.
-    pub documents: Documents,
+    pub(crate) documents: Documents,
 }
 
 /// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
@@ -128,7 +129,7 @@ pub fn run(pack: &Pack) -> Checked {
 
 /// The edge: every diagnostic gets a file to point at, its span resolved and its fingerprint
 /// ([`resolve`]), and the list its order.
-pub fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
+pub(crate) fn finish(pack: &Pack, diags: &mut [Diagnostic]) {
     resolve(pack, diags);
     sort(diags);
 }
@@ -182,7 +183,7 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
 
 /// The order of docs/ordering.md: errors, then warnings; each by subject (pack-wide first, then paths in byte
 /// order), then catalogue order, then position.
-pub fn sort(diags: &mut [Diagnostic]) {
+pub(crate) fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)

@@ -25,7 +25,7 @@ declare_rules! {
     /// back.
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub static PASS_SYNTAX = "pass-syntax", Error, VeryHigh;
+    pub(crate) static PASS_SYNTAX = "pass-syntax", Error, VeryHigh;
 
     /// A pass file has a key the pass file does not define
     ///
@@ -34,7 +34,7 @@ declare_rules! {
     /// misspelt filter such as note_type would silently let every note through.
     ///
     /// How to fix: Delete the key, or correct its spelling (note_types, note_paths).
-    pub static PASS_UNKNOWN_KEY = "pass-unknown-key", Error, VeryHigh;
+    pub(crate) static PASS_UNKNOWN_KEY = "pass-unknown-key", Error, VeryHigh;
 
     /// A pass file lacks a required key
     ///
@@ -43,7 +43,7 @@ declare_rules! {
     ///
     /// How to fix: Add the key; the example pass file on hippo's page "Writing a pack" shows every
     /// one.
-    pub static PASS_MISSING_KEY = "pass-missing-key", Error, VeryHigh;
+    pub(crate) static PASS_MISSING_KEY = "pass-missing-key", Error, VeryHigh;
 
     /// A pass file value that breaks its rule
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest one (`did you mean `prompts/decision-log.md`?`, `did you mean `decision`?`).
-    pub static PASS_VALUE = "pass-value", Error, VeryHigh;
+    pub(crate) static PASS_VALUE = "pass-value", Error, VeryHigh;
 
     /// A pass named verify or consolidate
     ///
@@ -65,7 +65,7 @@ declare_rules! {
     /// pack's pass of that name would collide with them.
     ///
     /// How to fix: Rename the pass file (and every case.toml that names it).
-    pub static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh;
+    pub(crate) static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh;
 
     /// A pass file's input_budget_bytes over 10,000,000
     ///
@@ -74,15 +74,15 @@ declare_rules! {
     /// run of the registry build prompts of any size).
     ///
     /// How to fix: Set input_budget_bytes to 10,000,000 or less.
-    pub static INPUT_BUDGET = "input-budget", Warning, VeryHigh;
+    pub(crate) static INPUT_BUDGET = "input-budget", Warning, VeryHigh;
 }
 
 /// The inputs a pass may read, which are also the only placeholders a prompt may hold.
-pub const INPUTS: &[&str] = &["sessions", "notes", "turns", "human_confirmed"];
+pub(crate) const INPUTS: &[&str] = &["sessions", "notes", "turns", "human_confirmed"];
 /// The note types `note_types` may list.
-pub const NOTE_TYPES: &[&str] = &["policy", "decision", "log", "evidence", "topic"];
+pub(crate) const NOTE_TYPES: &[&str] = &["policy", "decision", "log", "evidence", "topic"];
 /// Pass names core keeps for itself.
-pub const RESERVED: &[&str] = &["verify", "consolidate"];
+pub(crate) const RESERVED: &[&str] = &["verify", "consolidate"];
 
 static DOCUMENT: Document = Document {
     what: "a pass file",
@@ -113,7 +113,7 @@ static KEYS: Table<Check> = Table {
 };
 
 /// Parses and checks every pass file; the flag says whether every one parsed.
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
     let mut passes = Vec::new();
     let mut all_parsed = true;
     for f in pack.files() {
@@ -334,7 +334,7 @@ fn listed(items: &[&str]) -> String {
 }
 
 /// One `note_paths` pattern: at most 200 bytes, not absolute, no `..`, a valid glob.
-pub fn pattern_problem(pattern: &str) -> Option<String> {
+pub(crate) fn pattern_problem(pattern: &str) -> Option<String> {
     if pattern.is_empty() {
         Some("an empty pattern".into())
     } else if pattern.len() > 200 {

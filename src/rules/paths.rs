@@ -12,7 +12,7 @@ declare_rules! {
     /// archive format a pack travels through.
     ///
     /// How to fix: Shorten the path: fewer folders, shorter names.
-    pub static PATH_SHAPE = "path-shape", Error, VeryHigh;
+    pub(crate) static PATH_SHAPE = "path-shape", Error, VeryHigh;
 
     /// A path component with a character or shape the rules do not allow
     ///
@@ -22,7 +22,7 @@ declare_rules! {
     /// hidden file.
     ///
     /// How to fix: Rename the file or folder.
-    pub static PATH_COMPONENT = "path-component", Error, VeryHigh;
+    pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh;
 
     /// A pass, prompt, persona, case or transcript name that breaks the name rule
     ///
@@ -30,7 +30,7 @@ declare_rules! {
     /// letters and digits joined by single dashes, because hippo uses them as identifiers.
     ///
     /// How to fix: Rename it in lowercase letters, digits and single dashes, such as decision-log.
-    pub static NAME_RULE = "name-rule", Error, VeryHigh;
+    pub(crate) static NAME_RULE = "name-rule", Error, VeryHigh;
 
     /// A file or folder name that is not UTF-8
     ///
@@ -38,7 +38,7 @@ declare_rules! {
     /// faithfully. It is shown with U+FFFD where its bytes are invalid.
     ///
     /// How to fix: Rename it with a UTF-8 name.
-    pub static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh;
+    pub(crate) static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh;
 
     /// Two paths that differ only in case
     ///
@@ -46,11 +46,11 @@ declare_rules! {
     /// lose one of them when installed.
     ///
     /// How to fix: Rename or delete one of the two.
-    pub static CASE_COLLISION = "case-collision", Error, VeryHigh;
+    pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh;
 }
 
 /// Why a path component breaks the rule, if it does.
-pub fn component_problem(c: &str) -> Option<String> {
+pub(crate) fn component_problem(c: &str) -> Option<String> {
     // The usual name: ASCII letters and digits first, then those, space, `.`, `_` and `-`, not
     // ending in a space or a dot, at most 100 bytes. Anything else takes the full look below,
     // which says what is wrong.
@@ -103,7 +103,7 @@ fn shown(c: char) -> String {
     }
 }
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let mut seen: std::collections::HashMap<String, &str> = Default::default();
     for e in &pack.entries {
         if !e.utf8 {

@@ -20,7 +20,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Role and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub static PERSONA_ROLE = "persona-role", Warning, VeryHigh;
+    pub(crate) static PERSONA_ROLE = "persona-role", Warning, VeryHigh;
 
     /// A persona without a ## What you receive section
     ///
@@ -32,7 +32,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## What you receive and the section under it, as the example persona
     /// on hippo's page "Writing a pack" does.
-    pub static PERSONA_WHAT_YOU_RECEIVE = "persona-what-you-receive", Warning, VeryHigh;
+    pub(crate) static PERSONA_WHAT_YOU_RECEIVE = "persona-what-you-receive", Warning, VeryHigh;
 
     /// A persona without a ## Rules section
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Rules and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub static PERSONA_RULES = "persona-rules", Warning, VeryHigh;
+    pub(crate) static PERSONA_RULES = "persona-rules", Warning, VeryHigh;
 
     /// A persona without a ## Reply section
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Reply and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub static PERSONA_REPLY = "persona-reply", Warning, VeryHigh;
+    pub(crate) static PERSONA_REPLY = "persona-reply", Warning, VeryHigh;
 
     /// A persona without the reply contract
     ///
@@ -67,11 +67,11 @@ declare_rules! {
     ///
     /// How to fix: Add the line: Reply with {"verdict": "confirm"|"reject", "notes": "<one
     /// sentence>"} and nothing else.
-    pub static PERSONA_REPLY_CONTRACT = "persona-reply-contract", Warning, VeryHigh;
+    pub(crate) static PERSONA_REPLY_CONTRACT = "persona-reply-contract", Warning, VeryHigh;
 }
 
 /// The sections, in the order of hippo's page "Writing a pack", with their rules.
-pub const SECTIONS: &[(&str, &Rule)] = &[
+pub(crate) const SECTIONS: &[(&str, &Rule)] = &[
     ("## Role", &PERSONA_ROLE),
     ("## What you receive", &PERSONA_WHAT_YOU_RECEIVE),
     ("## Rules", &PERSONA_RULES),
@@ -79,10 +79,10 @@ pub const SECTIONS: &[(&str, &Rule)] = &[
 ];
 
 /// The text whose presence means the persona states the reply contract.
-pub const REPLY_CONTRACT: &str = r#"{"verdict": "confirm"|"reject""#;
+pub(crate) const REPLY_CONTRACT: &str = r#"{"verdict": "confirm"|"reject""#;
 
 /// Whether a text has the heading as a line of its own (trailing white space aside).
-pub fn has_heading(text: &str, heading: &str) -> bool {
+pub(crate) fn has_heading(text: &str, heading: &str) -> bool {
     // A heading inside a fenced code block (``` or ~~~) is an example, not a section.
     let mut fence: Option<&str> = None;
     for l in text.lines() {
@@ -98,7 +98,7 @@ pub fn has_heading(text: &str, heading: &str) -> bool {
     false
 }
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
         if !matches!(place(PackKind::Pass, &f.path), Some((Place::Persona, _))) {
             continue;

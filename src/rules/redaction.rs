@@ -23,12 +23,12 @@ declare_rules! {
     /// or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).
     /// If the key was ever committed, revoke it with its provider: it stays in the repository's
     /// history after the file is fixed.
-    pub static REDACTION = "redaction", Error, High, security_severity = "7.5";
+    pub(crate) static REDACTION = "redaction", Error, High, security_severity = "7.5";
 }
 
 /// The kinds a finding's message names, one a line (`<kind>  <family>  <what it matches>`), for
 /// `hippo-packs rules redaction`.
-pub fn kinds_text() -> String {
+pub(crate) fn kinds_text() -> String {
     let kinds = crate::model::redact::kinds();
     let id = kinds.iter().map(|k| k.id.len()).max().unwrap_or(0);
     let family = kinds.iter().map(|k| k.family.len()).max().unwrap_or(0);
@@ -53,7 +53,7 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 
 /// The redaction finding of one file, if any. `view` is its decoded text when it has one: a
 /// secret spelled with escapes is the secret, found at the bytes as written.
-pub fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) {
     // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
     if !f.complete {
         return;

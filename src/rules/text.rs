@@ -20,7 +20,7 @@ declare_rules! {
     /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
     /// `LC_ALL=C grep -n '[^[:print:][:space:]]' FILE`; `check --fix` removes the ones whose
     /// removal cannot change the text). If you meant a visible symbol, write it as text.
-    pub static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
+    pub(crate) static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
 
     /// A file that is not UTF-8
     ///
@@ -29,7 +29,7 @@ declare_rules! {
     /// byte.
     ///
     /// How to fix: Re-save the file as UTF-8, or delete it if it is binary.
-    pub static NOT_UTF8 = "not-utf8", Error, VeryHigh;
+    pub(crate) static NOT_UTF8 = "not-utf8", Error, VeryHigh;
 }
 
 // The text family's warning, listed in the catalogue right before the content warnings
@@ -49,7 +49,7 @@ declare_rules! {
     /// cannot hide a phrase. One finding per run, at its first character.
     ///
     /// How to fix: Delete the character; if you meant a visible hyphen or space, type one.
-    pub static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, security_severity = "5.0";
+    pub(crate) static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, security_severity = "5.0";
 
     /// A space a person takes for an ordinary one but a search does not
     ///
@@ -62,12 +62,12 @@ declare_rules! {
     /// the first one, with how many more the file holds.
     ///
     /// How to fix: Replace the character with an ordinary space.
-    pub static UNUSUAL_SPACE = "unusual-space", Warning, High, security_severity = "4.0";
+    pub(crate) static UNUSUAL_SPACE = "unusual-space", Warning, High, security_severity = "4.0";
 }
 
 /// Whether the content warnings and `unusual-space` look at a file: outside `tests/`, not
 /// `README.md`, not `LICENSE*`.
-pub fn prose_rules_apply(path: &str) -> bool {
+pub(crate) fn prose_rules_apply(path: &str) -> bool {
     !(path.starts_with("tests/")
         || path == "README.md"
         || (!path.contains('/') && path.starts_with("LICENSE")))
@@ -75,19 +75,20 @@ pub fn prose_rules_apply(path: &str) -> bool {
 
 /// An unusual space (`core::is_unusual_space`) in a text: where and which.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UnusualSpace {
-    pub span: Span,
-    pub c: char,
+pub(crate) struct UnusualSpace {
+    pub(crate) span: Span,
+    pub(crate) c: char,
 }
 
 /// Every unusual space of a text, in order (the text's valid UTF-8 prefix).
-pub fn unusual_spaces(text: &[u8]) -> Vec<UnusualSpace> {
+#[cfg(test)]
+pub(crate) fn unusual_spaces(text: &[u8]) -> Vec<UnusualSpace> {
     scan_bytes(text).unusual_spaces
 }
 
 /// The one `unusual-space` warning of a file, at the first of its unusual spaces (in order):
 /// `U+2800, an unusual space`, `U+2800, an unusual space and 2 more`.
-pub fn unusual_space_warning(path: &str, spaces: &[UnusualSpace]) -> Option<Diagnostic> {
+pub(crate) fn unusual_space_warning(path: &str, spaces: &[UnusualSpace]) -> Option<Diagnostic> {
     let first = spaces.first()?;
     let mut m = format!("U+{:04X}, an unusual space", first.c as u32);
     if spaces.len() > 1 {
@@ -98,7 +99,7 @@ pub fn unusual_space_warning(path: &str, spaces: &[UnusualSpace]) -> Option<Diag
 
 /// `U+00AD, an invisible character hippo accepts`; `U+115F and 1 more, invisible characters
 /// hippo accepts` for a longer run.
-pub fn ignorable_message(run: &Run) -> String {
+pub(crate) fn ignorable_message(run: &Run) -> String {
     if run.count > 1 {
         format!("{}, invisible characters hippo accepts", run.message())
     } else {
@@ -109,11 +110,12 @@ pub fn ignorable_message(run: &Run) -> String {
 /// A run of invisible characters: its byte span, its first character, and its length.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
+    /// Where the run is.
     pub span: Span,
-    pub first: char,
-    pub count: usize,
+    pub(crate) first: char,
+    pub(crate) count: usize,
     /// The ASCII text a run made only of tag characters spells.
-    pub hidden: Option<String>,
+    pub(crate) hidden: Option<String>,
 }
 
 impl Run {
@@ -143,7 +145,7 @@ fn escape_hidden(s: &str) -> String {
 /// Every maximal run of invisible characters in a text. Plain ASCII is skipped 32 bytes at a
 /// time without decoding ([`scan_bytes`]).
 #[cfg(test)]
-pub fn invisible_runs(text: &str) -> Vec<Run> {
+pub(crate) fn invisible_runs(text: &str) -> Vec<Run> {
     hidden_runs(text).0
 }
 
@@ -227,7 +229,7 @@ impl Open {
 /// The maximal runs of invisible characters and, apart, of ignorable ones (a character of the
 /// other set, or a plain one, ends a run), in one pass.
 #[cfg(test)]
-pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
+pub(crate) fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
     let scan = scan_bytes(text.as_bytes());
     (scan.invisible, scan.ignorable)
 }
@@ -236,15 +238,16 @@ pub fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
 /// prefix, and where that prefix ends when the file is not UTF-8.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TextScan {
+    /// The runs of invisible characters.
     pub invisible: Vec<Run>,
-    pub ignorable: Vec<Run>,
+    pub(crate) ignorable: Vec<Run>,
     /// The offset of the first byte that is not UTF-8.
     pub not_utf8: Option<usize>,
     /// The unusual spaces of the valid prefix.
-    pub unusual_spaces: Vec<UnusualSpace>,
+    pub(crate) unusual_spaces: Vec<UnusualSpace>,
     /// Whether a byte past ASCII was met (a file without one folds to itself when it holds no
     /// hidden character: `core::fold`).
-    pub non_ascii: bool,
+    pub(crate) non_ascii: bool,
 }
 
 /// The character at the start of `bytes` when it is UTF-8 (`bytes` is not empty).
@@ -365,7 +368,7 @@ fn make_run(
 /// The text rules alone over every file read whole: what the merged scan of [`super::scan`] is
 /// tested against.
 #[cfg(test)]
-pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files().iter().filter(|f| f.complete) {
         let scan = scan_bytes(&f.bytes);
         report(&f.path, &scan, out);
@@ -380,7 +383,7 @@ pub fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
 }
 
 /// The text family's findings in one file: `scan` is [`scan_bytes`] of its `bytes`.
-pub fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
+pub(crate) fn report(path: &str, scan: &TextScan, out: &mut Vec<Diagnostic>) {
     for run in &scan.invisible {
         let d = Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message());
         out.push(bom_help(d, run));
@@ -418,7 +421,7 @@ fn bom_help(d: Diagnostic, run: &Run) -> Diagnostic {
 /// The one `unusual-space` warning of a file outside `tests/`, `README.md` and `LICENSE*`: the
 /// unusual spaces its walk found (`scan`) and those its escapes decode to (`view`, at the
 /// backslash), counted together.
-pub fn report_unusual_spaces(
+pub(crate) fn report_unusual_spaces(
     path: &str,
     scan: &TextScan,
     view: Option<&View>,
@@ -441,7 +444,7 @@ pub fn report_unusual_spaces(
 /// Escapes that decode to hidden characters, in the files hippo installs (the caller asks for
 /// files outside `tests/` only): the same error, or warning, as the character written raw, at
 /// the escape's backslash (`model::decode`).
-pub fn report_escapes(path: &str, view: &View, out: &mut Vec<Diagnostic>) {
+pub(crate) fn report_escapes(path: &str, view: &View, out: &mut Vec<Diagnostic>) {
     for run in view.hidden_runs() {
         let d = if run.invisible {
             Diagnostic::at(&INVISIBLE_CHARACTER, path, run.span, run.message())

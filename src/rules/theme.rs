@@ -14,7 +14,7 @@ declare_rules! {
     /// limit, so a hostile file cannot exhaust the stack.
     ///
     /// How to fix: Fix the JSON at the line and column given.
-    pub static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh;
+    pub(crate) static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh;
 
     /// theme.json is valid JSON but not an object
     ///
@@ -22,19 +22,19 @@ declare_rules! {
     /// a boolean or null at the top is not a theme.
     ///
     /// How to fix: Make theme.json one object: { ... }.
-    pub static THEME_JSON_OBJECT = "theme-json-object", Error, VeryHigh;
+    pub(crate) static THEME_JSON_OBJECT = "theme-json-object", Error, VeryHigh;
 }
 
 const JSON: &str = "theme.json";
 
 /// Why a theme.json is not a theme: a syntax error (message, byte offset) or another top value.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Problem {
+pub(crate) enum Problem {
     Syntax { message: String, offset: usize },
     NotObject(&'static str),
 }
 
-pub fn json_problem(bytes: &[u8]) -> Option<Problem> {
+pub(crate) fn json_problem(bytes: &[u8]) -> Option<Problem> {
     match serde_json::from_slice::<serde_json::Value>(bytes) {
         Ok(serde_json::Value::Object(_)) => None,
         Ok(other) => Some(Problem::NotObject(match other {
@@ -71,7 +71,7 @@ fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(bytes.len())
 }
 
-pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     let Some(f) = pack.file(JSON) else { return };
     // Not UTF-8 or over the size limit: the text and size rules report it.
     if f.text().is_none() {

@@ -22,7 +22,7 @@ declare_rules! {
     ///
     /// How to fix: Make sure the transcript is invented, then put {"synthetic": true} on its first
     /// line.
-    pub static TRANSCRIPT_MARKER = "transcript-marker", Error, VeryHigh, security_severity = "5.0";
+    pub(crate) static TRANSCRIPT_MARKER = "transcript-marker", Error, VeryHigh, security_severity = "5.0";
 
     /// A transcript line that is not a JSON object
     ///
@@ -31,7 +31,7 @@ declare_rules! {
     /// than its recursion limit.
     ///
     /// How to fix: Write the record as one JSON object on one line.
-    pub static TRANSCRIPT_JSON = "transcript-json", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_JSON = "transcript-json", Error, VeryHigh;
 
     /// A transcript record of the wrong shape
     ///
@@ -43,7 +43,7 @@ declare_rules! {
     ///
     /// How to fix: Fix the record as the message says; the example transcript on hippo's page
     /// "Writing a pack" shows the Claude Code shape.
-    pub static TRANSCRIPT_RECORD = "transcript-record", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_RECORD = "transcript-record", Error, VeryHigh;
 
     /// A transcript timestamp that is not RFC 3339, or a case without one
     ///
@@ -51,7 +51,7 @@ declare_rules! {
     /// has one, so the test can pick a dreaming window that holds the case.
     ///
     /// How to fix: Write the timestamp as YYYY-MM-DDTHH:MM:SS with a Z or an offset.
-    pub static TRANSCRIPT_TIMESTAMP = "transcript-timestamp", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_TIMESTAMP = "transcript-timestamp", Error, VeryHigh;
 
     /// A case whose timestamps span more than 23 hours
     ///
@@ -59,7 +59,7 @@ declare_rules! {
     /// window holds the case.
     ///
     /// How to fix: Move the timestamps closer together, or split the case in two.
-    pub static TRANSCRIPT_WINDOW = "transcript-window", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_WINDOW = "transcript-window", Error, VeryHigh;
 
     /// A transcript session case.toml does not declare, or a declared session without turns
     ///
@@ -68,14 +68,14 @@ declare_rules! {
     /// every declared session has at least one turn in the case's transcripts.
     ///
     /// How to fix: Declare the session in case.toml with its tool, or fix the id in the transcript.
-    pub static TRANSCRIPT_SESSION = "transcript-session", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_SESSION = "transcript-session", Error, VeryHigh;
 }
 
 /// The 23-hour window, in nanoseconds.
-pub const WINDOW_NANOS: i128 = 23 * 3600 * 1_000_000_000;
+pub(crate) const WINDOW_NANOS: i128 = 23 * 3600 * 1_000_000_000;
 
 /// The transcripts of one case, parsed, in walk order.
-pub fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
+pub(crate) fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
     let prefix = format!("tests/{case}/transcripts/");
     pack.files_under(&prefix)
         .filter(|f| f.path.ends_with(".jsonl") && !f.path[prefix.len()..].contains('/'))
@@ -85,7 +85,7 @@ pub fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
 
 /// Checks every case's transcripts and returns them parsed (every case's, in walk order within
 /// each case), for `test` to run its cases over without reading them again.
-pub fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) -> Vec<Transcript> {
+pub(crate) fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) -> Vec<Transcript> {
     // Every case folder with a transcript or a case.toml, in walk order.
     let mut names: Vec<String> = Vec::new();
     for f in pack.files() {

@@ -15,12 +15,12 @@ declare_rules! {
     /// to parse, because then no file can be called unused.
     ///
     /// How to fix: Delete the file, or name it in a pass file's prompt or reviewer.
-    pub static UNREFERENCED_FILE = "unreferenced-file", Warning, VeryHigh;
+    pub(crate) static UNREFERENCED_FILE = "unreferenced-file", Warning, VeryHigh;
 }
 
 /// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be
 /// called unused).
-pub fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
     for f in pack.files() {
         let named = match place(PackKind::Pass, &f.path) {
             Some((Place::Prompt, _)) => passes.iter().any(|p| p.prompt == f.path),

@@ -8,12 +8,12 @@ use super::ci_run::{Ci, CiRun};
 use super::github_api::example;
 use std::path::{Path, PathBuf};
 
-pub const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
-pub const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+pub(crate) const TOKEN: &str = "ghs_TeStToKeN0123456789abcdefSECRET";
+pub(crate) const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
 /// A push to main (GitHub's push example, `push_event`), with a token and the API at `api`:
 /// GitHub's variables, no input.
-pub fn on_push(api: &str) -> Ci {
+pub(crate) fn on_push(api: &str) -> Ci {
     let mut ci = Ci::new();
     ci.set_all(&[
         ("GITHUB_SHA", SHA),
@@ -29,7 +29,7 @@ pub fn on_push(api: &str) -> Ci {
 
 /// `on_push` with every declared input set as the runner sets it (empty or its default), and
 /// short limits on the network.
-pub fn push(api: &str) -> Ci {
+pub(crate) fn push(api: &str) -> Ci {
     let mut ci = on_push(api);
     ci.set_all(&[
         ("INPUT_PATH", "."),
@@ -47,7 +47,7 @@ pub fn push(api: &str) -> Ci {
 
 /// A pull request (#7) event (GitHub's example, `pull_request_event`); `fork` when the head is
 /// another repository.
-pub fn pull_request(api: &str, fork: bool, changed_files: u64) -> Ci {
+pub(crate) fn pull_request(api: &str, fork: bool, changed_files: u64) -> Ci {
     let mut ci = push(api);
     let event = pull_request_event("octo/packs", fork, Some(changed_files));
     ci.set("GITHUB_EVENT_NAME", "pull_request")
@@ -57,13 +57,17 @@ pub fn pull_request(api: &str, fork: bool, changed_files: u64) -> Ci {
 }
 
 /// The head commit of the pull request of `pull_request_event`.
-pub const HEAD_SHA: &str = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
+pub(crate) const HEAD_SHA: &str = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
 
 /// GitHub's pull_request example (`synchronize`), moved to `repo` (`owner/name`): pull request
 /// #7 from `repo` itself or, `fork`, from `someone/<name>`; its merge commit `SHA` (what
 /// `GITHUB_SHA` names on `pull_request`) and its head `HEAD_SHA`; `changed_files` as given, or
 /// left out (`None`). Tests change other commits and numbers on the value.
-pub fn pull_request_event(repo: &str, fork: bool, changed_files: Option<u64>) -> serde_json::Value {
+pub(crate) fn pull_request_event(
+    repo: &str,
+    fork: bool,
+    changed_files: Option<u64>,
+) -> serde_json::Value {
     let mut e = example("event-pull_request");
     move_repository(&mut e["repository"], repo);
     let name = repo.split_once('/').map_or(repo, |(_, n)| n);
@@ -103,12 +107,12 @@ fn move_repository(r: &mut serde_json::Value, repo: &str) {
 }
 
 /// The repository of GitHub's example payloads, moved to octo/packs (default branch `main`).
-pub fn our_repository(event: &mut serde_json::Value) {
+pub(crate) fn our_repository(event: &mut serde_json::Value) {
     move_repository(&mut event["repository"], "octo/packs");
 }
 
 /// GitHub's push example, moved to octo/packs: a push of `SHA` to `git_ref`.
-pub fn push_event(git_ref: &str) -> String {
+pub(crate) fn push_event(git_ref: &str) -> String {
     let mut e = example("event-push");
     our_repository(&mut e);
     e["ref"] = git_ref.into();
@@ -118,7 +122,7 @@ pub fn push_event(git_ref: &str) -> String {
 }
 
 /// GitHub's workflow_dispatch example, moved to octo/packs, run on `git_ref`.
-pub fn dispatch_event(git_ref: &str) -> String {
+pub(crate) fn dispatch_event(git_ref: &str) -> String {
     let mut e = example("event-workflow_dispatch");
     our_repository(&mut e);
     e["ref"] = git_ref.into();
@@ -126,18 +130,18 @@ pub fn dispatch_event(git_ref: &str) -> String {
 }
 
 /// A scheduled run's payload, which is minimal: the cron line and the workflow.
-pub fn schedule_event() -> String {
+pub(crate) fn schedule_event() -> String {
     serde_json::json!({"schedule": "17 3 * * *", "workflow": ".github/workflows/packs.yml"})
         .to_string()
 }
 
 /// The page's decision-log, a good pack.
-pub fn good_pack() -> PathBuf {
+pub(crate) fn good_pack() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log")
 }
 
 /// A workspace with one pack, `packs/good` (the page's decision-log).
-pub fn good_workspace() -> tempfile::TempDir {
+pub(crate) fn good_workspace() -> tempfile::TempDir {
     let ws = tempfile::tempdir().unwrap();
     super::copy_tree(&good_pack(), &ws.path().join("packs/good"));
     ws
@@ -145,7 +149,7 @@ pub fn good_workspace() -> tempfile::TempDir {
 
 /// A workspace `packs/good` (the page's decision-log) and `packs/broken` (the same with an
 /// unknown manifest key, an error).
-pub fn workspace() -> tempfile::TempDir {
+pub(crate) fn workspace() -> tempfile::TempDir {
     let ws = good_workspace();
     super::copy_tree(&good_pack(), &ws.path().join("packs/broken"));
     let manifest = ws.path().join("packs/broken/pack.toml");
@@ -160,7 +164,7 @@ pub fn workspace() -> tempfile::TempDir {
 }
 
 /// What every run must hold to: the token nowhere, nothing but workflow commands of our own.
-pub fn hygiene(r: &CiRun) {
+pub(crate) fn hygiene(r: &CiRun) {
     assert!(!r.all_text().contains(TOKEN), "the token leaked:\n{r}");
     assert!(
         !r.all_text().contains("TeStToKeN"),

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// The environment of one `ci` run: GitHub's variables and the `INPUT_*` ones, the event (the
 /// JSON that `GITHUB_EVENT_PATH` names), and the flags after `ci`.
 #[derive(Clone, Debug, Default)]
-pub struct Ci {
+pub(crate) struct Ci {
     vars: Vec<(String, String)>,
     event: Option<String>,
     flags: Vec<String>,
@@ -20,19 +20,19 @@ pub struct Ci {
 
 impl Ci {
     /// Only what every container gets: no input, no event, no flag.
-    pub fn new() -> Ci {
+    pub(crate) fn new() -> Ci {
         Ci::default()
     }
 
     /// Sets the variable `name` (a later value replaces an earlier one).
-    pub fn set(&mut self, name: &str, value: &str) -> &mut Self {
+    pub(crate) fn set(&mut self, name: &str, value: &str) -> &mut Self {
         self.vars.retain(|(n, _)| n != name);
         self.vars.push((name.into(), value.into()));
         self
     }
 
     /// Sets each of `vars`, in order.
-    pub fn set_all(&mut self, vars: &[(&str, &str)]) -> &mut Self {
+    pub(crate) fn set_all(&mut self, vars: &[(&str, &str)]) -> &mut Self {
         for (name, value) in vars {
             self.set(name, value);
         }
@@ -40,30 +40,30 @@ impl Ci {
     }
 
     /// Removes the variable `name`.
-    pub fn unset(&mut self, name: &str) -> &mut Self {
+    pub(crate) fn unset(&mut self, name: &str) -> &mut Self {
         self.vars.retain(|(n, _)| n != name);
         self
     }
 
     /// The API the run talks to (a stand-in's URL).
-    pub fn api(&mut self, url: &str) -> &mut Self {
+    pub(crate) fn api(&mut self, url: &str) -> &mut Self {
         self.set("GITHUB_API_URL", url)
     }
 
     /// The event the workflow ran on: its JSON, written to the file `GITHUB_EVENT_PATH` names.
-    pub fn event(&mut self, json: &str) -> &mut Self {
+    pub(crate) fn event(&mut self, json: &str) -> &mut Self {
         self.event = Some(json.into());
         self
     }
 
     /// Adds flags after `ci`.
-    pub fn args(&mut self, args: &[&str]) -> &mut Self {
+    pub(crate) fn args(&mut self, args: &[&str]) -> &mut Self {
         self.flags.extend(args.iter().map(|a| a.to_string()));
         self
     }
 
     /// Gives the flag `name` the value `value`, replacing a value given before.
-    pub fn flag(&mut self, name: &str, value: &str) -> &mut Self {
+    pub(crate) fn flag(&mut self, name: &str, value: &str) -> &mut Self {
         match self.flags.iter().position(|f| f == name) {
             Some(i) if i + 1 < self.flags.len() => self.flags[i + 1] = value.into(),
             _ => self.flags.extend([name.to_string(), value.to_string()]),
@@ -72,7 +72,7 @@ impl Ci {
     }
 
     /// A variable's value as the run will see it.
-    pub fn var(&self, name: &str) -> Option<&str> {
+    pub(crate) fn var(&self, name: &str) -> Option<&str> {
         self.vars
             .iter()
             .find(|(n, _)| n == name)
@@ -80,7 +80,7 @@ impl Ci {
     }
 
     /// Runs `hippo-packs ci` in `ws` (also `GITHUB_WORKSPACE`) and reads back what it wrote.
-    pub fn run(&self, ws: &Path) -> CiRun {
+    pub(crate) fn run(&self, ws: &Path) -> CiRun {
         let home = tempfile::tempdir().unwrap();
         let output = home.path().join("output");
         let summary = home.path().join("summary.md");
@@ -129,32 +129,32 @@ impl Ci {
 }
 
 /// What one `hippo-packs ci` run left behind.
-pub struct CiRun {
+pub(crate) struct CiRun {
     /// The exit code (-1 when a signal ended the run).
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     /// `$GITHUB_STEP_SUMMARY` as written.
-    pub summary: String,
+    pub(crate) summary: String,
     /// The outputs, read from `$GITHUB_OUTPUT`.
-    pub outputs: BTreeMap<String, String>,
+    pub(crate) outputs: BTreeMap<String, String>,
     /// `$GITHUB_OUTPUT` as written (the delimiter form).
-    pub output: String,
+    pub(crate) output: String,
     /// The SARIF file the `sarif-file` output names, read from the workspace; `None` when there
     /// is no such output or no such file.
-    pub sarif: Option<Vec<u8>>,
+    pub(crate) sarif: Option<Vec<u8>>,
     /// How long the run took.
-    pub took: Duration,
+    pub(crate) took: Duration,
 }
 
 impl CiRun {
     /// An output's value; `None` when the run did not write it.
-    pub fn out(&self, name: &str) -> Option<&str> {
+    pub(crate) fn out(&self, name: &str) -> Option<&str> {
         self.outputs.get(name).map(String::as_str)
     }
 
     /// Everything the run wrote, to search for what must not be there.
-    pub fn all_text(&self) -> String {
+    pub(crate) fn all_text(&self) -> String {
         format!(
             "{}\n{}\n{}\n{}",
             self.stdout, self.stderr, self.summary, self.output
@@ -162,7 +162,7 @@ impl CiRun {
     }
 
     /// The workflow-command annotations printed (`::error`, `::warning`, `::notice`).
-    pub fn annotations(&self) -> Vec<&str> {
+    pub(crate) fn annotations(&self) -> Vec<&str> {
         self.stdout
             .lines()
             .filter(|l| {
@@ -172,7 +172,7 @@ impl CiRun {
     }
 
     /// The `::error` annotations printed.
-    pub fn errors(&self) -> Vec<&str> {
+    pub(crate) fn errors(&self) -> Vec<&str> {
         self.stdout
             .lines()
             .filter(|l| l.starts_with("::error"))
@@ -180,7 +180,7 @@ impl CiRun {
     }
 
     /// The annotations about the upload (`title=hippo-packs (upload)`).
-    pub fn upload_notices(&self) -> Vec<&str> {
+    pub(crate) fn upload_notices(&self) -> Vec<&str> {
         self.stdout
             .lines()
             .filter(|l| l.contains("title=hippo-packs (upload)::"))
@@ -201,7 +201,7 @@ impl std::fmt::Display for CiRun {
 /// `$GITHUB_OUTPUT` in the runner's delimiter form (`name<<D`, value lines, `D`), the only form
 /// `ci` writes: a plain `name=value` line, a delimiter not of the form `ghadelimiter_…`, a
 /// value without its closing delimiter or a name written twice is an error.
-pub fn parse_outputs(text: &str) -> Result<BTreeMap<String, String>, String> {
+pub(crate) fn parse_outputs(text: &str) -> Result<BTreeMap<String, String>, String> {
     let mut out = BTreeMap::new();
     let mut lines = text.lines();
     while let Some(line) = lines.next() {

@@ -11,7 +11,9 @@ use base64::Engine;
 
 /// The usual GitHub: the upload is accepted, processing completes, the pull request changes
 /// `files`, no alert is open.
-pub fn github(files: &'static [&'static str]) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
+pub(crate) fn github(
+    files: &'static [&'static str],
+) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
     move |req, _| match (req.method.as_str(), req.path()) {
         ("POST", p) if p.ends_with("/code-scanning/sarifs") => accepted(),
         ("GET", p) if p.contains("/code-scanning/sarifs/") => {
@@ -25,7 +27,7 @@ pub fn github(files: &'static [&'static str]) -> impl Fn(&Request, usize) -> Rep
 }
 
 /// The answer to an accepted upload (202, with the id processing is polled by).
-pub fn accepted() -> Reply {
+pub(crate) fn accepted() -> Reply {
     Reply::Json(
         202,
         r#"{"id": "47177e22-5596-11eb-80a1-c1e54ef945c6", "url": "https://api.github.com/repos/octo/packs/code-scanning/sarifs/47177e22-5596-11eb-80a1-c1e54ef945c6"}"#.into(),
@@ -33,20 +35,20 @@ pub fn accepted() -> Reply {
 }
 
 /// An example answer of GitHub's API description (`tests/data/github/<name>.json`).
-pub fn example(name: &str) -> serde_json::Value {
+pub(crate) fn example(name: &str) -> serde_json::Value {
     let path = super::data(&format!("github/{name}.json"));
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
 /// A page of a pull request's files, as GitHub lists them: each `modified`.
-pub fn files_json(files: &[&str]) -> String {
+pub(crate) fn files_json(files: &[&str]) -> String {
     let items: Vec<(&str, &str, Option<&str>)> =
         files.iter().map(|f| (*f, "modified", None)).collect();
     entries_json(&items)
 }
 
 /// A page of a pull request's files: (file name, status, previous name of a rename).
-pub fn entries_json(files: &[(&str, &str, Option<&str>)]) -> String {
+pub(crate) fn entries_json(files: &[(&str, &str, Option<&str>)]) -> String {
     let items: Vec<serde_json::Value> = files
         .iter()
         .map(|(f, status, previous)| {
@@ -65,21 +67,21 @@ pub fn entries_json(files: &[(&str, &str, Option<&str>)]) -> String {
 }
 
 /// The processing status of an upload (`pending`, `complete` or `failed`).
-pub fn processing(status: &str) -> String {
+pub(crate) fn processing(status: &str) -> String {
     let mut v = example("sarif-upload-status");
     v["processing_status"] = status.into();
     v.to_string()
 }
 
 /// A check run as GitHub answers its creation or an update, with `id`.
-pub fn check_run(id: u64) -> String {
+pub(crate) fn check_run(id: u64) -> String {
     let mut v = example("check-run");
     v["id"] = id.into();
     v.to_string()
 }
 
 /// The SARIF an upload carried (its `sarif` field: gzip, then base64).
-pub fn decode_upload(req: &Request) -> Vec<u8> {
+pub(crate) fn decode_upload(req: &Request) -> Vec<u8> {
     let b64 = req.json()["sarif"]
         .as_str()
         .expect("a sarif field")
@@ -96,7 +98,7 @@ pub fn decode_upload(req: &Request) -> Vec<u8> {
 
 /// A code-scanning alert of ours as GitHub lists it (from the description's examples: an open
 /// one, or a dismissed one with `comment`), at `path` with `rule` and the result's `message`.
-pub fn alert(
+pub(crate) fn alert(
     number: u64,
     (rule, path, message): (&str, &str, &str),
     dismissed: Option<&str>,
@@ -127,7 +129,7 @@ pub fn alert(
 }
 
 /// An alert as [`alert`] after a change of state: `dismissed` with its comment, or open.
-pub fn alert_state(a: &serde_json::Value, dismissed: Option<&str>) -> serde_json::Value {
+pub(crate) fn alert_state(a: &serde_json::Value, dismissed: Option<&str>) -> serde_json::Value {
     let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
     let i = &a["most_recent_instance"];
     let (rule, path, message) = (

@@ -3,17 +3,17 @@
 //! its answers (`github_api`).
 #![allow(dead_code)]
 
-pub mod ci_env;
-pub mod ci_run;
-pub mod github_api;
+pub(crate) mod ci_env;
+pub(crate) mod ci_run;
+pub(crate) mod github_api;
 #[cfg(feature = "external-tools")]
-pub mod proxy;
-pub mod standin;
+pub(crate) mod proxy;
+pub(crate) mod standin;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub fn data(rel: &str) -> PathBuf {
+pub(crate) fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(rel)
@@ -21,7 +21,7 @@ pub fn data(rel: &str) -> PathBuf {
 
 /// Copies `examples/packs/<name>` (the conformance packs) into `dir/<as_name>`.
 /// A `.hippo-packs.toml` that allows the warning of [`warned_pack`] under `packs/`.
-pub const WARNED_ALLOWANCE: &str = r#"[[allow]]
+pub(crate) const WARNED_ALLOWANCE: &str = r#"[[allow]]
 rule = "injection-phrase"
 path = "packs/warned/prompts/*.md"
 text = "ignore previous instructions"
@@ -30,7 +30,7 @@ reason = "The prompt quotes the phrase as a thing to reject."
 
 /// The page's good pack as `dir/warned`, its prompt quoting an injection phrase as a thing to
 /// reject: one `injection-phrase` warning, which an allowance may take.
-pub fn warned_pack(dir: &Path) -> PathBuf {
+pub(crate) fn warned_pack(dir: &Path) -> PathBuf {
     let pack = copy_pack("decision-log", dir, "warned");
     let prompt = pack.join("prompts/decision-log.md");
     let text = std::fs::read_to_string(&prompt).unwrap().replace(
@@ -41,7 +41,7 @@ pub fn warned_pack(dir: &Path) -> PathBuf {
     pack
 }
 
-pub fn copy_pack(name: &str, dir: &Path, as_name: &str) -> PathBuf {
+pub(crate) fn copy_pack(name: &str, dir: &Path, as_name: &str) -> PathBuf {
     let to = dir.join(as_name);
     copy_tree(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -52,7 +52,7 @@ pub fn copy_pack(name: &str, dir: &Path, as_name: &str) -> PathBuf {
     to
 }
 
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
@@ -66,7 +66,7 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// Runs hippo-packs in `cwd`; returns (exit code, stdout, stderr).
-pub fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
         .args(args)
         .current_dir(cwd)
@@ -82,7 +82,7 @@ pub fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
 
 /// A finished command as the tests read it: its exit code (-1 when killed by a signal) and its
 /// output, decoded lossily.
-pub fn outcome(out: std::process::Output) -> (i32, String, String) {
+pub(crate) fn outcome(out: std::process::Output) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -92,7 +92,7 @@ pub fn outcome(out: std::process::Output) -> (i32, String, String) {
 
 /// The schema errors of a SARIF text against the official SARIF 2.1.0 schema (draft-04, with
 /// formats checked); empty when valid.
-pub fn sarif_schema_errors(text: &str) -> Vec<String> {
+pub(crate) fn sarif_schema_errors(text: &str) -> Vec<String> {
     static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
     let validator = VALIDATOR.get_or_init(|| {
         let schema: serde_json::Value = serde_json::from_str(
@@ -115,7 +115,7 @@ pub fn sarif_schema_errors(text: &str) -> Vec<String> {
 }
 
 /// Asserts that a SARIF text is valid; returns it parsed.
-pub fn valid_sarif(text: &str) -> serde_json::Value {
+pub(crate) fn valid_sarif(text: &str) -> serde_json::Value {
     let errors = sarif_schema_errors(text);
     assert!(errors.is_empty(), "SARIF schema errors: {errors:#?}");
     serde_json::from_str(text).unwrap()

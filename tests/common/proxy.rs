@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use super::standin::{Handler, Reply, Request};
 
 /// The npm packages (`npm ci` in this folder).
-pub fn node_dir() -> PathBuf {
+pub(crate) fn node_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/node")
 }
 
@@ -46,7 +46,7 @@ fn proxy() -> &'static Proxy {
 }
 
 /// Registers `handler` as a new test's route; returns the prefix and prism's URL.
-pub fn route(handler: Arc<Handler>, front: &str) -> (String, String) {
+pub(crate) fn route(handler: Arc<Handler>, front: &str) -> (String, String) {
     let p = proxy();
     let key = {
         let mut n = p.next.lock().unwrap();
@@ -183,7 +183,12 @@ fn split_route(target: &str) -> (&str, &str) {
 
 /// The front's handler: forwards `req` to prism under `key` and answers with what came back;
 /// what the description refused goes to `violations`.
-pub fn forward(prism: &str, key: &str, req: &Request, violations: &Mutex<Vec<String>>) -> Reply {
+pub(crate) fn forward(
+    prism: &str,
+    key: &str,
+    req: &Request,
+    violations: &Mutex<Vec<String>>,
+) -> Reply {
     let (status, headers, body) = match send(prism, key, req) {
         Ok(a) => a,
         Err(e) => return Reply::Json(599, format!(r#"{{"message": "proxy: {e}"}}"#)),

@@ -12,24 +12,24 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
-pub struct Request {
-    pub method: String,
+pub(crate) struct Request {
+    pub(crate) method: String,
     /// Path and query.
-    pub target: String,
-    pub headers: HashMap<String, String>,
-    pub body: Vec<u8>,
+    pub(crate) target: String,
+    pub(crate) headers: HashMap<String, String>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Request {
-    pub fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or("")
     }
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).expect("a JSON body")
     }
 }
 
-pub enum Reply {
+pub(crate) enum Reply {
     Json(u16, String),
     /// With extra headers (a `Link` for pagination).
     JsonWith(u16, String, Vec<(String, String)>),
@@ -37,10 +37,10 @@ pub enum Reply {
     Hang,
 }
 
-pub type Handler = dyn Fn(&Request, usize) -> Reply + Send + Sync;
+pub(crate) type Handler = dyn Fn(&Request, usize) -> Reply + Send + Sync;
 
-pub struct Server {
-    pub url: String,
+pub(crate) struct Server {
+    pub(crate) url: String,
     seen: Arc<Mutex<Vec<Request>>>,
     /// Through the validating proxy: what it refused (checked when the server is dropped).
     violations: Option<Arc<Mutex<Vec<String>>>>,
@@ -49,7 +49,9 @@ pub struct Server {
 impl Server {
     /// `handler(request, n)` answers; `n` counts earlier requests with the same method and
     /// path. Through GitHub's API description with the feature `external-tools`.
-    pub fn start(handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Server {
+    pub(crate) fn start(
+        handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         #[cfg(feature = "external-tools")]
         return Server::start_proxied(handler);
         #[cfg(not(feature = "external-tools"))]
@@ -58,7 +60,7 @@ impl Server {
 
     /// Straight to `handler`, never through the proxy: for a server that answers what no
     /// description holds (a hang, a server error, a broken body).
-    pub fn start_direct(
+    pub(crate) fn start_direct(
         handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
     ) -> Server {
         Server::start_with(None, handler)
@@ -67,7 +69,7 @@ impl Server {
     /// A front that forwards to the validating proxy under a prefix of this test's own; the
     /// router behind the proxy hands the requests to `handler`.
     #[cfg(feature = "external-tools")]
-    pub fn start_proxied(
+    pub(crate) fn start_proxied(
         handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
     ) -> Server {
         let target: Arc<std::sync::OnceLock<(String, String)>> = Arc::default();
@@ -85,14 +87,14 @@ impl Server {
 
     /// What the validating proxy refused so far (emptied: a test that expects refusals takes
     /// them); `None` without the proxy.
-    pub fn take_violations(&self) -> Option<Vec<String>> {
+    pub(crate) fn take_violations(&self) -> Option<Vec<String>> {
         self.violations
             .as_ref()
             .map(|v| std::mem::take(&mut *v.lock().unwrap()))
     }
 
     /// The same over TLS with `config` (the URL is `https://127.0.0.1:<port>`).
-    pub fn start_tls(
+    pub(crate) fn start_tls(
         config: Arc<rustls::ServerConfig>,
         handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
     ) -> Server {
@@ -130,11 +132,11 @@ impl Server {
         }
     }
 
-    pub fn requests(&self) -> Vec<Request> {
+    pub(crate) fn requests(&self) -> Vec<Request> {
         self.seen.lock().unwrap().clone()
     }
 
-    pub fn uploads(&self) -> Vec<Request> {
+    pub(crate) fn uploads(&self) -> Vec<Request> {
         self.requests()
             .into_iter()
             .filter(|r| r.method == "POST" && r.path().ends_with("/code-scanning/sarifs"))
@@ -237,7 +239,7 @@ fn serve<S: Read + Write>(stream: S, seen: &Mutex<Vec<Request>>, handler: &Handl
 /// Sends one request with a JSON body to `url` (a test's `Server`, through the proxy) and returns
 /// the status of the answer (0 when there is none). The status line is enough; the stand-in keeps
 /// the connection open.
-pub fn send(url: &str, method: &str, path: &str, body: &str) -> u16 {
+pub(crate) fn send(url: &str, method: &str, path: &str, body: &str) -> u16 {
     use std::io::{BufRead, Write};
     let authority = url.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(authority).unwrap();

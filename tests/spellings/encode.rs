@@ -3,7 +3,7 @@
 //! escapes and URL forms; and the text's own variants (NFKC, confusables, unusual spaces).
 
 /// The ways a text can be varied before it is written, each still read the same by a model.
-pub fn text_variants(payload: &str, folds: bool) -> Vec<(&'static str, String)> {
+pub(crate) fn text_variants(payload: &str, folds: bool) -> Vec<(&'static str, String)> {
     let mut out = vec![("as written", payload.to_string())];
     if !folds {
         return out;
@@ -116,7 +116,7 @@ fn toml_x(c: char) -> Option<String> {
 }
 
 /// A TOML string in every syntax the format has, each a complete value (`"..."`, `'...'`, ...).
-pub fn toml_strings(s: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn toml_strings(s: &str) -> Vec<(&'static str, String)> {
     let basic: String = s.chars().map(toml_raw).collect();
     let mut out = vec![
         ("TOML basic string", format!("\"{basic}\"")),
@@ -198,7 +198,7 @@ fn json_solidus(c: char) -> Option<String> {
 
 /// A JSON string in every spelling: raw, `\u` escapes of one or every character (surrogate pairs
 /// beyond the BMP), `\/`.
-pub fn json_strings(s: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn json_strings(s: &str) -> Vec<(&'static str, String)> {
     let raw: String = s.chars().map(json_raw).collect();
     let mut out = vec![("JSON string", format!("\"{raw}\""))];
     out.push((
@@ -235,7 +235,7 @@ fn css_raw(c: char) -> String {
 }
 
 /// CSS declarations holding the text as a string: raw, hex escapes, character escapes.
-pub fn css_strings(s: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn css_strings(s: &str) -> Vec<(&'static str, String)> {
     let mut out = vec![(
         "CSS string",
         format!("\"{}\"", s.chars().map(css_raw).collect::<String>()),
@@ -246,7 +246,7 @@ pub fn css_strings(s: &str) -> Vec<(&'static str, String)> {
 }
 
 /// The CSS forms that hold a URL: `url()` bare and quoted, `@import`, protocol-relative.
-pub fn css_urls(url: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn css_urls(url: &str) -> Vec<(&'static str, String)> {
     let rel = url.split_once(':').map_or(url, |p| p.1);
     let hex: String = url
         .chars()

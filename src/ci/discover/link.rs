@@ -12,10 +12,10 @@ use super::Blocked;
 
 /// How many entries the search of a link's target looks at; reaching it is itself the error
 /// ([`Blocked::LinkTooLarge`]).
-pub const SEARCH_LIMIT: usize = crate::pack::MAX_ENTRIES;
+pub(crate) const SEARCH_LIMIT: usize = crate::pack::MAX_ENTRIES;
 
 /// The searched root, and what each link target already searched held.
-pub struct Links {
+pub(crate) struct Links {
     /// The root through links.
     root: PathBuf,
     /// The root's device and inode: a target's search does not look into the root itself
@@ -25,7 +25,7 @@ pub struct Links {
 }
 
 impl Links {
-    pub fn new(root: &Path) -> std::io::Result<Links> {
+    pub(crate) fn new(root: &Path) -> std::io::Result<Links> {
         let root = std::fs::canonicalize(root)?;
         let meta = std::fs::metadata(&root)?;
         Ok(Links {
@@ -36,13 +36,13 @@ impl Links {
     }
 
     /// The root through links.
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// What a link at `link` is: `None` when it costs nothing (dangling, not a folder, inside
     /// the searched tree, or outside without a `pack.toml`).
-    pub fn judge(&mut self, link: &Path) -> Option<Blocked> {
+    pub(crate) fn judge(&mut self, link: &Path) -> Option<Blocked> {
         let target = std::fs::canonicalize(link).ok()?;
         if !target.is_dir() || self.covers(&target) {
             return None;

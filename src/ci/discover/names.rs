@@ -10,7 +10,7 @@ use super::Blocked;
 use crate::core::{is_hidden, is_invisible};
 
 /// What a folder name hides, if anything.
-pub fn hidden(name: &str) -> Option<Blocked> {
+pub(crate) fn hidden(name: &str) -> Option<Blocked> {
     let mut chars = name.chars().filter(|&c| is_hidden(c));
     let first = chars.next()?;
     let more = chars.count();
@@ -23,7 +23,7 @@ pub fn hidden(name: &str) -> Option<Blocked> {
 
 /// The message of a [`Blocked::HiddenName`]: the first hidden character, as the file rules
 /// name them.
-pub fn message(b: &Blocked) -> String {
+pub(crate) fn message(b: &Blocked) -> String {
     let Blocked::HiddenName {
         first,
         more,
@@ -49,7 +49,7 @@ pub fn message(b: &Blocked) -> String {
 
 /// Each folder on the way from `root` down to one of `packs` (paths as discovery gives them,
 /// `root` joined) whose name hides characters, once.
-pub fn of_packs(root: &str, packs: &[String]) -> Vec<(String, PathBuf, Blocked)> {
+pub(crate) fn of_packs(root: &str, packs: &[String]) -> Vec<(String, PathBuf, Blocked)> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     for pack in packs {

@@ -14,7 +14,7 @@ const MAX_BYTES: u64 = 1 << 20;
 
 /// The submodule folders below `canon_root` (the searched root through links; `root` as given,
 /// for the paths shown) that are empty.
-pub fn unchecked(root: &str, canon_root: &Path) -> Vec<(String, PathBuf, Blocked)> {
+pub(crate) fn unchecked(root: &str, canon_root: &Path) -> Vec<(String, PathBuf, Blocked)> {
     let Some(repo) = crate::core::paths::repository_root(canon_root) else {
         return Vec::new();
     };

@@ -1,7 +1,8 @@
 //! The fold table against the Unicode data it is generated from, and folding of each spelling.
 
 use super::*;
-use crate::core::{is_space_separator, is_unusual_space};
+use crate::core::is_unusual_space;
+use crate::core::unicode::is_space_separator;
 use unicode_normalization::UnicodeNormalization;
 
 /// A non-ASCII character's folded form from the Unicode data, when folding changes it and the

@@ -8,7 +8,7 @@ use super::view::{Escaped, View, hex_char};
 
 /// The document with the escapes of its strings (keys and values) decoded; `None` when
 /// serde_json does not accept it.
-pub fn json_strings(text: &str) -> Option<View> {
+pub(crate) fn json_strings(text: &str) -> Option<View> {
     let mut view = View::with_capacity(text.len());
     decode_document(text, 0, text.len(), &mut view)?;
     Some(view)
@@ -16,7 +16,7 @@ pub fn json_strings(text: &str) -> Option<View> {
 
 /// One JSON document a line: each line that holds a backslash and that serde_json accepts has
 /// its strings decoded; the other lines are as written. `None` when no line was decoded.
-pub fn jsonl_strings(text: &str) -> Option<View> {
+pub(crate) fn jsonl_strings(text: &str) -> Option<View> {
     let mut view = View::with_capacity(text.len());
     let mut decoded = false;
     let mut start = 0;

@@ -19,13 +19,13 @@ mod toml;
 mod view;
 
 pub use css::{css_escapes, css_urls};
-pub use json::{json_strings, jsonl_strings};
-pub use toml::toml_strings;
-pub use view::{Escape, EscapeRun, View, hidden_runs};
+pub(crate) use json::{json_strings, jsonl_strings};
+pub(crate) use toml::toml_strings;
+pub use view::{Escape, View};
 
 /// The formats whose strings are decoded, told by a file's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Toml,
     Json,
     /// One JSON document a line (transcripts).
@@ -35,7 +35,7 @@ pub enum Format {
 
 impl Format {
     /// `.toml`, `.json`, `.jsonl`, `.css`; anything else is read as written.
-    pub fn of(path: &str) -> Option<Format> {
+    pub(crate) fn of(path: &str) -> Option<Format> {
         let ext = path.rsplit_once('.')?.1;
         match ext {
             "toml" => Some(Format::Toml),
@@ -62,7 +62,7 @@ pub fn view(path: &str, text: &str) -> Option<View> {
 
 /// [`view`] of a file's bytes: `None` also when they are not UTF-8 (a file the text rules
 /// already fail, judged as written).
-pub fn view_bytes(path: &str, bytes: &[u8]) -> Option<View> {
+pub(crate) fn view_bytes(path: &str, bytes: &[u8]) -> Option<View> {
     Format::of(path)?;
     memchr::memchr(b'\\', bytes)?;
     view(path, std::str::from_utf8(bytes).ok()?)

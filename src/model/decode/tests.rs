@@ -1,5 +1,6 @@
 //! The decoders against the parsers' own values, and positions mapped back to the raw bytes.
 
+use super::view::EscapeRun;
 use super::*;
 use crate::core::Span;
 

@@ -6,7 +6,7 @@ use toml_parser::lexer::TokenKind;
 
 /// The document with the escapes of its basic strings (keys, values, table headers, dotted
 /// keys, array items, inline tables: every string token) decoded; `None` when it does not parse.
-pub fn toml_strings(text: &str) -> Option<View> {
+pub(crate) fn toml_strings(text: &str) -> Option<View> {
     crate::model::toml_spans::parse(text).ok()?;
     let mut view = View::with_capacity(text.len());
     let mut at = 0;

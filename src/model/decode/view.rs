@@ -7,6 +7,7 @@ use crate::core::{Span, is_ignorable, is_invisible};
 pub struct Escape {
     /// From the backslash to the end of the escape.
     pub span: Span,
+    /// The character the escape decodes to.
     pub decoded: char,
 }
 
@@ -23,6 +24,7 @@ struct Segment {
 /// A text with the escapes of its strings decoded, and each decoded byte's raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
+    /// The decoded text.
     pub text: String,
     segments: Vec<Segment>,
     /// Every escape that decoded to a character, in order.
@@ -167,24 +169,24 @@ impl View {
 
     /// The runs of escapes that decode to hidden characters: back-to-back escapes of one set
     /// make one run.
-    pub fn hidden_runs(&self) -> Vec<EscapeRun> {
+    pub(crate) fn hidden_runs(&self) -> Vec<EscapeRun> {
         hidden_runs(&self.escapes)
     }
 }
 
 /// A run of escapes of one set, back to back: its span, first character and count.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EscapeRun {
-    pub span: Span,
-    pub first: char,
-    pub count: usize,
+pub(crate) struct EscapeRun {
+    pub(crate) span: Span,
+    pub(crate) first: char,
+    pub(crate) count: usize,
     /// The page's invisible set (an error), else the ignorable set (a warning).
-    pub invisible: bool,
+    pub(crate) invisible: bool,
 }
 
 impl EscapeRun {
     /// `U+202E in an escape`, `U+E0041 in an escape and 37 more`.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         let mut m = format!("U+{:04X} in an escape", self.first as u32);
         if self.count > 1 {
             m.push_str(&format!(" and {} more", self.count - 1));
@@ -194,7 +196,7 @@ impl EscapeRun {
 }
 
 /// The runs of escapes that decode to hidden characters, in order.
-pub fn hidden_runs(escapes: &[Escape]) -> Vec<EscapeRun> {
+pub(crate) fn hidden_runs(escapes: &[Escape]) -> Vec<EscapeRun> {
     let mut runs: Vec<EscapeRun> = Vec::new();
     for e in escapes {
         let invisible = is_invisible(e.decoded);

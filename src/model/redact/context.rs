@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 type Found = Option<(&'static str, usize, usize)>;
 
 /// `hooks.slack.com/services/...` (the span leaves out the scheme).
-pub fn slack_webhook(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn slack_webhook(hay: &[u8], i: usize, _anchor: &str) -> Found {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,90}")
             .expect("valid webhook pattern")
@@ -28,7 +28,7 @@ pub fn slack_webhook(hay: &[u8], i: usize, _anchor: &str) -> Found {
 }
 
 /// `discord.com/api/webhooks/<id>/<token>`: the id and token are the match.
-pub fn discord_webhook(hay: &[u8], i: usize, anchor: &str) -> Found {
+pub(crate) fn discord_webhook(hay: &[u8], i: usize, anchor: &str) -> Found {
     let before = &hay[i.saturating_sub(20)..i];
     if !(before.ends_with(b"discord.com") || before.ends_with(b"discordapp.com")) {
         return None;
@@ -47,7 +47,7 @@ pub fn discord_webhook(hay: &[u8], i: usize, anchor: &str) -> Found {
 }
 
 /// `<bot id>:AA<33>`: 5 to 16 digits, `:AA`, 33 base64url characters.
-pub fn telegram(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn telegram(hay: &[u8], i: usize, _anchor: &str) -> Found {
     let lo = i.saturating_sub(16);
     let mut s = i;
     while s > lo && hay[s - 1].is_ascii_digit() {
@@ -71,7 +71,7 @@ pub fn telegram(hay: &[u8], i: usize, _anchor: &str) -> Found {
 /// Three to five base64url parts joined by dots, the first decoding to a JSON object with an
 /// `alg` (a JWS or JWE header; a header cut or garbled after `{"alg"` still counts, as a token
 /// pasted with a typo is still one), the rest at least 16 characters in all.
-pub fn jwt(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn jwt(hay: &[u8], i: usize, _anchor: &str) -> Found {
     if !boundary_before(hay, i) {
         return None;
     }
@@ -133,7 +133,7 @@ fn credential(hay: &[u8], start: usize) -> Option<usize> {
 /// scheme and its credential: `Bearer <token>`, `Basic <base64 of user:password>`, `Token`,
 /// `Bot`, `Api-Token`, `ApiKey`, `SSWS`, `Key`. The anchor is `uthorization`, so that one
 /// spelling finds both `Authorization` and `authorization`.
-pub fn authorization(hay: &[u8], i: usize, anchor: &str) -> Found {
+pub(crate) fn authorization(hay: &[u8], i: usize, anchor: &str) -> Found {
     if i == 0 || !matches!(hay[i - 1], b'a' | b'A') || !boundary_before(hay, i - 1) {
         return None;
     }
@@ -208,7 +208,7 @@ fn basic(hay: &[u8], start: usize) -> Found {
 }
 
 /// Passwords that documentation writes in place of one.
-pub fn is_password_placeholder(p: &[u8]) -> bool {
+pub(crate) fn is_password_placeholder(p: &[u8]) -> bool {
     const WORDS: &[&str] = &[
         "pass",
         "password",
@@ -254,7 +254,7 @@ pub fn is_password_placeholder(p: &[u8]) -> bool {
 }
 
 /// `scheme://user:password@host`: the password is the match.
-pub fn url_credentials(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn url_credentials(hay: &[u8], i: usize, _anchor: &str) -> Found {
     let scheme_class = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'.' || b == b'-';
     let lo = i.saturating_sub(32);
     let mut s = i;

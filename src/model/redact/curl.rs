@@ -28,7 +28,7 @@ const HEADERS: &[&[u8]] = &[
 ];
 
 /// The first credential of the `curl` command at `i`.
-pub fn scan(hay: &[u8], i: usize, anchor: &str) -> Found {
+pub(crate) fn scan(hay: &[u8], i: usize, anchor: &str) -> Found {
     if !boundary_before(hay, i) || hay.get(i + anchor.len()) != Some(&b' ') {
         return None;
     }
@@ -146,7 +146,7 @@ fn header(hay: &[u8], (s, e): (usize, usize)) -> Found {
 
 /// `machine <host> login <user> password <password>` (on one line or several): the password is
 /// the match, unless it is a placeholder.
-pub fn netrc(hay: &[u8], i: usize, anchor: &str) -> Found {
+pub(crate) fn netrc(hay: &[u8], i: usize, anchor: &str) -> Found {
     if !boundary_before(hay, i) {
         return None;
     }

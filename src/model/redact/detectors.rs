@@ -8,7 +8,7 @@ use super::table::{CONTEXT, Detector, TOKENS};
 use super::vendors::VENDORS;
 use std::sync::LazyLock;
 
-pub static TABLE: LazyLock<Vec<Detector>> = LazyLock::new(|| {
+pub(crate) static TABLE: LazyLock<Vec<Detector>> = LazyLock::new(|| {
     TOKENS
         .iter()
         .chain(VENDORS)

@@ -30,11 +30,11 @@ const STEP: usize = 8;
 
 impl Finder {
     /// The most patterns a finder holds (one bit of a `u128` each).
-    pub const MAX: usize = 128;
+    pub(crate) const MAX: usize = 128;
 
     /// The finder for `patterns`, whose index is the pattern's number in the hits; earlier
     /// patterns win where several start at the same byte.
-    pub fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Result<Finder, String> {
+    pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Result<Finder, String> {
         if patterns.len() > Self::MAX {
             return Err(format!(
                 "{} patterns: a finder holds {} at most",
@@ -69,7 +69,7 @@ impl Finder {
 
     /// Every hit of `hay` in order: `(pattern, start)`. At a byte where several patterns
     /// start, the first pattern wins; the search goes on after the hit's end.
-    pub fn find_iter<'f, 'h>(&'f self, hay: &'h [u8]) -> Hits<'f, 'h> {
+    pub(crate) fn find_iter<'f, 'h>(&'f self, hay: &'h [u8]) -> Hits<'f, 'h> {
         Hits {
             finder: self,
             hay,

@@ -10,7 +10,7 @@ type Found = Option<(&'static str, usize, usize)>;
 /// Parts of secret names as the text writes them, lower case and UPPER case; the middle of a
 /// word where its first letter may be either case (`oken` finds `token` and `Token`). The
 /// scanner reads the whole name around them.
-pub const ANCHORS: &[&str] = &[
+pub(crate) const ANCHORS: &[&str] = &[
     "key",
     "Key",
     "KEY",
@@ -30,7 +30,7 @@ pub const ANCHORS: &[&str] = &[
 ];
 
 /// A provider in the key's name, and the kind a secret assigned to it carries.
-pub const NAMED: &[(&str, &str, &str)] = &[
+pub(crate) const NAMED: &[(&str, &str, &str)] = &[
     ("mistral", "mistral-api-key", "Mistral"),
     ("cohere", "cohere-api-token", "Cohere"),
     ("together", "togetherai-api-key", "Together"),
@@ -43,7 +43,7 @@ pub const NAMED: &[(&str, &str, &str)] = &[
 
 /// The parts a name is made of: split at `_`, `.`, `-` and lower-to-upper case changes,
 /// lowercased (`clientSecret` → `client`, `secret`).
-pub fn name_parts(name: &[u8]) -> Vec<String> {
+pub(crate) fn name_parts(name: &[u8]) -> Vec<String> {
     let mut parts = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -156,7 +156,7 @@ const PUBLIC: &[&str] = &[
 /// (a password): it ends in a secret word (`token`, `secret`, `password`, `api_key`,
 /// `client_secret`, `secret_key_base`, ...). `token_budget`, `max_tokens`, `password_field`,
 /// `primary_key`, `csrf_token` and `next_page_token` do not.
-pub fn secret_name(name: &[u8]) -> Option<bool> {
+pub(crate) fn secret_name(name: &[u8]) -> Option<bool> {
     let mut parts = name_parts(name);
     // `API_KEY_2`, `token2`: a number at the end says nothing.
     while parts
@@ -202,7 +202,7 @@ pub fn secret_name(name: &[u8]) -> Option<bool> {
 }
 
 /// Whole names that say which kind of secret they hold.
-pub const NAMED_EXACTLY: &[(&[&str], &str, &str)] = &[
+pub(crate) const NAMED_EXACTLY: &[(&[&str], &str, &str)] = &[
     (&["account", "key"], "azure-storage-account-key", "Azure"),
     (
         &["shared", "access", "key"],
@@ -304,7 +304,7 @@ fn terminated(hay: &[u8], end: usize, quote: Option<u8>) -> bool {
 /// files and code): a literal of 16 to 256 characters with letters, digits and at least 3.5 bits
 /// of entropy per character; or, for a password, 8 to 128 characters with symbols. The literal
 /// is the match.
-pub fn scan(hay: &[u8], hit: usize, anchor: &str) -> Found {
+pub(crate) fn scan(hay: &[u8], hit: usize, anchor: &str) -> Found {
     let (s, e) = name_around(hay, hit, anchor.len())?;
     let password = secret_name(&hay[s..e])?;
     let (start, quote) = assignment(hay, e)?;

@@ -7,7 +7,7 @@ type Found = Option<(&'static str, usize, usize)>;
 
 /// The length of an escape at `k`: one to eight backslashes and then one of `letters` (`\n` in
 /// a JSON string, `\\n` in JSON inside JSON); 0 when there is none.
-pub fn escaped(hay: &[u8], k: usize, letters: &[u8]) -> usize {
+pub(crate) fn escaped(hay: &[u8], k: usize, letters: &[u8]) -> usize {
     let slashes = run_end(hay, k, 8, |b| b == b'\\') - k;
     match hay.get(k + slashes) {
         Some(b) if (1..=8).contains(&slashes) && letters.contains(b) => slashes + 1,
@@ -127,7 +127,7 @@ fn structured(head: &[u8]) -> bool {
 /// entropy, 32 to 63 with 4.5 (a short encrypted key), or at least 40 that decode to a key's
 /// fixed structure (an OpenSSH key's first line is low in entropy), to its `-----END ...-----`
 /// line (or the end of the body).
-pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
     if !hay.get(i..)?.starts_with(b"-----BEGIN") {
         return None;
     }
@@ -156,7 +156,7 @@ pub fn pem(hay: &[u8], i: usize, _anchor: &str) -> Found {
 
 /// A PEM private key wrapped in base64 (`LS0tLS1CRUdJTi` is `-----BEGIN` encoded): the run of
 /// base64, on one line or wrapped over several, decodes to a block [`pem`] accepts.
-pub fn pem_base64(hay: &[u8], i: usize, _anchor: &str) -> Found {
+pub(crate) fn pem_base64(hay: &[u8], i: usize, _anchor: &str) -> Found {
     // `=` ends base64, so `KEY=LS0t...` starts a run; a letter, digit, `+` or `/` continues one.
     if i > 0 && hay[i - 1] != b'=' && is_b64(hay[i - 1]) {
         return None;

@@ -25,18 +25,18 @@ mod verify;
 use std::borrow::Cow;
 
 pub use scan::Match;
-pub use shape::{entropy, is_placeholder};
 
 /// A text with its secrets replaced, and what was replaced (spans in the input).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Redacted<'a> {
     /// The input itself when nothing matched.
-    pub text: Cow<'a, str>,
+    pub(crate) text: Cow<'a, str>,
     /// In input order, not overlapping.
     pub matches: Vec<Match>,
 }
 
 impl Redacted<'_> {
+    /// Whether anything was redacted.
     pub fn changed(&self) -> bool {
         !self.matches.is_empty()
     }
@@ -44,15 +44,15 @@ impl Redacted<'_> {
 
 /// A kind a match can carry: its id, its family (docs/redaction.md) and what it matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SecretKind {
-    pub id: &'static str,
-    pub family: &'static str,
-    pub what: &'static str,
+pub(crate) struct SecretKind {
+    pub(crate) id: &'static str,
+    pub(crate) family: &'static str,
+    pub(crate) what: &'static str,
 }
 
 /// Every kind, in the detector table's order (the more specific first), each id once; then the
 /// kinds a secret-named assignment takes from the provider in its name.
-pub fn kinds() -> Vec<SecretKind> {
+pub(crate) fn kinds() -> Vec<SecretKind> {
     let mut out: Vec<SecretKind> = Vec::new();
     let rows = detectors::TABLE.iter().map(|d| SecretKind {
         id: d.id,
@@ -116,7 +116,8 @@ pub fn redact(text: &str) -> Redacted<'_> {
 
 /// The first match [`redact`] would make (the same one as `redact(text).matches[0]`), found
 /// without looking past it.
-pub fn first_match(text: &str) -> Option<Match> {
+#[cfg(test)]
+pub(crate) fn first_match(text: &str) -> Option<Match> {
     first_match_bytes(text.as_bytes())
 }
 

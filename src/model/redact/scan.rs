@@ -12,18 +12,18 @@ use regex::bytes::Regex;
 use std::sync::{LazyLock, OnceLock};
 
 /// How far before its anchor a token may start (a row's `back`; a test holds the table to it).
-pub const MAX_BACK: usize = 80;
+pub(crate) const MAX_BACK: usize = 80;
 
 /// One secret-looking span of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Match {
     /// The gitleaks-style rule name (`aws-access-token`, `generic-api-key`, ...).
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// Byte offsets in the input; always on ASCII bytes, so on character boundaries.
     pub span: Span,
     /// The token's structure checks out (a CRC32 tail, a PyPI macaroon): the `verified-shape`
     /// evidence of JSON and SARIF. A match without it is still a match.
-    pub verified: bool,
+    pub(crate) verified: bool,
 }
 
 /// The finder's patterns: every spelling of every anchor, each once, with the rows to try
@@ -111,7 +111,7 @@ fn pattern(row: usize) -> Option<&'static Regex> {
 }
 
 /// The rows compiled (the finder and every pattern); a benchmark calls it before timing.
-pub fn warm() {
+pub(crate) fn warm() {
     LazyLock::force(&FINDER);
     LazyLock::force(&FORMS);
     for row in 0..TABLE.len() {
@@ -131,7 +131,7 @@ pub fn anchor_hits(hay: &[u8]) -> Vec<(usize, usize)> {
 
 /// The matches of the text, in order and not overlapping; with `first_only`, at most the first
 /// one (the same one the full scan puts first), found without looking further than needed.
-pub fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
+pub(crate) fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
     // (start, row, end as a tiebreak: longer first), then the match.
     let key = |m: &Match, row: usize| (m.span.start, row, usize::MAX - m.span.end);
     let mut found: Vec<(Match, usize)> = Vec::new();

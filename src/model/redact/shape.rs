@@ -2,13 +2,13 @@
 //! entropy, the placeholder allowlist and a base64 decoder.
 
 /// A word byte, as regex `\w` in ASCII: letters, digits, `_`.
-pub fn is_word(b: u8) -> bool {
+pub(crate) fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// Whether a token may start at `i`: the byte before is not a word byte, or is the letter of a
 /// JSON/string escape such as `\n` (a transcript stores a line break before a key as `\n`).
-pub fn boundary_before(hay: &[u8], i: usize) -> bool {
+pub(crate) fn boundary_before(hay: &[u8], i: usize) -> bool {
     if i == 0 {
         return true;
     }
@@ -20,13 +20,13 @@ pub fn boundary_before(hay: &[u8], i: usize) -> bool {
 }
 
 /// Whether a token may end at `i`: end of input or a byte outside `class`.
-pub fn boundary_after(hay: &[u8], i: usize, class: fn(u8) -> bool) -> bool {
+pub(crate) fn boundary_after(hay: &[u8], i: usize, class: fn(u8) -> bool) -> bool {
     i >= hay.len() || !class(hay[i])
 }
 
 /// The end of the run of `class` bytes starting at `i`, looking at most `cap + 1` bytes (so a
 /// run longer than `cap` is seen as such without scanning it all).
-pub fn run_end(hay: &[u8], i: usize, cap: usize, class: fn(u8) -> bool) -> usize {
+pub(crate) fn run_end(hay: &[u8], i: usize, cap: usize, class: fn(u8) -> bool) -> usize {
     let stop = hay.len().min(i.saturating_add(cap + 1));
     let mut j = i;
     while j < stop && class(hay[j]) {
@@ -36,12 +36,12 @@ pub fn run_end(hay: &[u8], i: usize, cap: usize, class: fn(u8) -> bool) -> usize
 }
 
 /// base64url plus `_`/`-`: `[A-Za-z0-9_-]`.
-pub fn url64(b: u8) -> bool {
+pub(crate) fn url64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
 /// Shannon entropy in bits per byte.
-pub fn entropy(s: &[u8]) -> f64 {
+pub(crate) fn entropy(s: &[u8]) -> f64 {
     if s.is_empty() {
         return 0.0;
     }
@@ -60,11 +60,11 @@ pub fn entropy(s: &[u8]) -> f64 {
         .sum()
 }
 
-pub fn has_digit(s: &[u8]) -> bool {
+pub(crate) fn has_digit(s: &[u8]) -> bool {
     s.iter().any(u8::is_ascii_digit)
 }
 
-pub fn has_alpha(s: &[u8]) -> bool {
+pub(crate) fn has_alpha(s: &[u8]) -> bool {
     s.iter().any(u8::is_ascii_alphabetic)
 }
 
@@ -72,7 +72,7 @@ pub fn has_alpha(s: &[u8]) -> bool {
 /// `YOUR_API_KEY`, `xxxx`, `****`, `<token>`, `${TOKEN}`, `{{token}}`, `$TOKEN`, `%s`, values
 /// ending in `EXAMPLE` (AWS's documented keys), `changeme`, one repeated character, and
 /// keyboard or alphabet runs (`0123456789`, `abcdefghij`).
-pub fn is_placeholder(v: &[u8]) -> bool {
+pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     const RUNS: &[&[u8]] = &[
         b"0123456789",
         b"1234567890",
@@ -88,7 +88,7 @@ pub fn is_placeholder(v: &[u8]) -> bool {
 /// `EXAMPLE`, `changeme`, one repeated character), without the alphabet and keyboard runs of
 /// [`is_placeholder`]: a token of a vendor's exact shape and length is one even when its random
 /// part happens to hold `abc123`.
-pub fn is_written_placeholder(v: &[u8]) -> bool {
+pub(crate) fn is_written_placeholder(v: &[u8]) -> bool {
     let Some(&first) = v.first() else {
         return true;
     };
@@ -130,11 +130,11 @@ pub fn is_written_placeholder(v: &[u8]) -> bool {
     lower.ends_with(b"example") || contains(v, b"EXAMPLE")
 }
 
-pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
     find(hay, needle).is_some()
 }
 
-pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
@@ -142,7 +142,7 @@ pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Decodes standard or URL-safe base64, padded or not; `None` on any other byte.
-pub fn base64_decode(s: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(s: &[u8]) -> Option<Vec<u8>> {
     let s = match s.iter().position(|&b| b == b'=') {
         Some(p) if s[p..].iter().all(|&b| b == b'=') && s.len() - p <= 2 => &s[..p],
         Some(_) => return None,

@@ -14,7 +14,7 @@ use super::keys;
 
 /// How a token proves it is one, beyond its shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Verify {
+pub(crate) enum Verify {
     /// At least this many bits of entropy per character in the part after the anchor.
     Entropy(f64),
     /// Upper case, lower case and digits, and 3.5 bits of entropy (a random token among words).
@@ -36,7 +36,7 @@ pub enum Verify {
 
 /// The byte class that may not follow a token (so a longer run is not cut into a token).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// `[A-Za-z0-9_]`
     Word,
     /// `[A-Za-z0-9_-]`
@@ -48,7 +48,7 @@ pub enum Stop {
 }
 
 impl Stop {
-    pub fn holds(self, b: u8) -> bool {
+    pub(crate) fn holds(self, b: u8) -> bool {
         b.is_ascii_alphanumeric()
             || match self {
                 Stop::Word => b == b'_',
@@ -61,10 +61,10 @@ impl Stop {
 
 /// A scanner of its own: the bytes, where its anchor starts, the anchor as found. Returns the
 /// kind and the span of the secret, which starts at or after the anchor.
-pub type ScanFn = fn(&[u8], usize, &str) -> Option<(&'static str, usize, usize)>;
+pub(crate) type ScanFn = fn(&[u8], usize, &str) -> Option<(&'static str, usize, usize)>;
 
 #[derive(Clone, Copy)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// A pattern (regex syntax, bytes, no Unicode) matched at the token's start, which is
     /// `back` bytes before the anchor; the byte after it may not be in `stop`.
     Token {
@@ -77,22 +77,22 @@ pub enum Shape {
 }
 
 #[derive(Clone, Copy)]
-pub struct Detector {
+pub(crate) struct Detector {
     /// The kind, in gitleaks' vocabulary where it has one.
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     /// The family of docs/redaction.md's table and of the differential script.
-    pub family: &'static str,
+    pub(crate) family: &'static str,
     /// Where the row looks: written as the text holds them; with `fold`, also searched
     /// Capitalized and in UPPER case. None: the row only names the kind of a secret-named
     /// assignment's value.
-    pub anchors: &'static [&'static str],
-    pub fold: bool,
-    pub shape: Shape,
+    pub(crate) anchors: &'static [&'static str],
+    pub(crate) fold: bool,
+    pub(crate) shape: Shape,
     /// FNV-1a 64 hashes of published sample values that are not secrets (the values themselves
     /// are not written here, so no scanner flags this file).
-    pub samples: &'static [u64],
+    pub(crate) samples: &'static [u64],
     /// One line for `hippo-packs rules redaction`.
-    pub what: &'static str,
+    pub(crate) what: &'static str,
 }
 
 /// A token row: the kind, its family, its anchors, its pattern (anchored at the token's start),
@@ -183,7 +183,7 @@ use Verify::*;
 /// Written one row to a few lines, as a table reads (rustfmt would spread each over ten).
 /// The token rows of the families that have scanners (`detectors.rs` puts them first).
 #[rustfmt::skip]
-pub static TOKENS: &[Detector] = &[
+pub(crate) static TOKENS: &[Detector] = &[
     scanner("private-key", "private keys", &["-----BEGIN"], false, keys::pem,
         "-----BEGIN ... PRIVATE KEY----- with a key's body (or an OpenSSH key's header line), to its END line"),
     scanner("private-key", "private keys", &["LS0tLS1CRUdJTi"], false, keys::pem_base64,
@@ -336,7 +336,7 @@ pub static TOKENS: &[Detector] = &[
 
 /// The scanners that read context (last: a secret-named assignment is the least specific).
 #[rustfmt::skip]
-pub static CONTEXT: &[Detector] = &[
+pub(crate) static CONTEXT: &[Detector] = &[
     scanner("discord-webhook-url", "Discord", &["/api/webhooks/"], false, context::discord_webhook,
         "discord.com/api/webhooks/<id>/<68> (the URL is the credential)"),
     scanner("telegram-bot-api-token", "Telegram", &[":AA"], false, context::telegram,

@@ -12,7 +12,7 @@ use super::table::{Detector, Shape, token};
 
 /// Written one row to a few lines, as a table reads.
 #[rustfmt::skip]
-pub static VENDORS: &[Detector] = &[
+pub(crate) static VENDORS: &[Detector] = &[
     // cloud
     token("alibaba-access-key-id", "Alibaba Cloud", &["LTAI"], r"LTAI[A-Za-z0-9]{20}", Word, Mixed,
         "LTAI + 20"),

@@ -8,7 +8,7 @@ use super::table::Verify;
 /// `Some(true)` when its structure checks out (a checksum, a macaroon), `Some(false)` when only
 /// its shape and entropy do. A checksum raises confidence; it never decides alone: a made-up
 /// `ghp_` token of the right shape is still what hippo would redact.
-pub fn passes(verify: Verify, body: &[u8]) -> Option<bool> {
+pub(crate) fn passes(verify: Verify, body: &[u8]) -> Option<bool> {
     match verify {
         Verify::GitHubCrc | Verify::NpmCrc if crc_tail(body) => Some(true),
         Verify::GitHubCrc | Verify::NpmCrc => {
@@ -39,7 +39,7 @@ fn shape_passes(verify: Verify, body: &[u8]) -> bool {
 }
 
 /// Upper case, lower case and digits, 3.5 bits of entropy, and no placeholder: a random token.
-pub fn mixed(t: &[u8]) -> bool {
+pub(crate) fn mixed(t: &[u8]) -> bool {
     t.iter().any(u8::is_ascii_uppercase)
         && t.iter().any(u8::is_ascii_lowercase)
         && has_digit(t)
@@ -48,13 +48,13 @@ pub fn mixed(t: &[u8]) -> bool {
 }
 
 /// The two base62 alphabets implementations use (digits first, then one case, then the other).
-pub const BASE62: [&[u8; 62]; 2] = [
+pub(crate) const BASE62: [&[u8; 62]; 2] = [
     b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
     b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
 ];
 
 /// `n` in base62, left-padded with `0` to six characters.
-pub fn base62_6(mut n: u32, alphabet: &[u8; 62]) -> [u8; 6] {
+pub(crate) fn base62_6(mut n: u32, alphabet: &[u8; 62]) -> [u8; 6] {
     let mut out = [b'0'; 6];
     for slot in out.iter_mut().rev() {
         *slot = alphabet[(n % 62) as usize];
@@ -64,7 +64,7 @@ pub fn base62_6(mut n: u32, alphabet: &[u8; 62]) -> [u8; 6] {
 }
 
 /// GitHub's (and npm's) token format: 30 random characters, then their CRC32 in base62.
-pub fn crc_tail(body: &[u8]) -> bool {
+pub(crate) fn crc_tail(body: &[u8]) -> bool {
     if body.len() != 36 {
         return false;
     }
@@ -75,7 +75,7 @@ pub fn crc_tail(body: &[u8]) -> bool {
 
 /// A PyPI token: `pypi-` and a base64url macaroon (version 2) whose first field is its location,
 /// `pypi.org` or `test.pypi.org`, and whose second is a non-empty identifier.
-pub fn pypi_macaroon(body: &[u8]) -> bool {
+pub(crate) fn pypi_macaroon(body: &[u8]) -> bool {
     let Some(bytes) = base64_decode(body) else {
         return false;
     };
@@ -109,7 +109,7 @@ fn field(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
 }
 
 /// FNV-1a 64, the hash the table keeps published sample values as.
-pub fn fnv1a(s: &[u8]) -> u64 {
+pub(crate) fn fnv1a(s: &[u8]) -> u64 {
     s.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

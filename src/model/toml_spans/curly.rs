@@ -11,13 +11,13 @@ use std::ops::Range;
 
 /// A curly quote that stands where a TOML quote goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CurlyQuote {
+pub(crate) struct CurlyQuote {
     /// Its bytes in the document (three).
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
     /// The character written: `‘` `’` `‚` `‛` or `“` `”` `„` `‟` (U+2018 to U+201F).
-    pub curly: char,
+    pub(crate) curly: char,
     /// The quote TOML wants there: `'` for a single one, `"` for a double one.
-    pub straight: char,
+    pub(crate) straight: char,
 }
 
 /// Every curly quote of `doc` used as a TOML string delimiter, in order.
@@ -28,7 +28,7 @@ pub struct CurlyQuote {
 /// none is. A one-line string opened by a straight quote and not closed by one on its line
 /// closes at a curly quote the same way (`"x”`). Curly quotes inside a string that closes, or
 /// in a comment, are text and not returned.
-pub fn curly_quotes(doc: &[u8]) -> Vec<CurlyQuote> {
+pub(crate) fn curly_quotes(doc: &[u8]) -> Vec<CurlyQuote> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < doc.len() {

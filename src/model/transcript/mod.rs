@@ -11,30 +11,32 @@ mod turn;
 
 use crate::core::Span;
 use record::{Line, Payload, Record, Scalar, article};
-pub use turn::Role;
+pub(crate) use turn::Role;
 use turn::TurnText;
 
 /// The first line every transcript of a pack must have, to mark it as invented.
-pub const MARKER: &str = r#"{"synthetic": true}"#;
+pub(crate) const MARKER: &str = r#"{"synthetic": true}"#;
 
 /// The tool a session ran in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum Tool {
+    /// Claude Code (`claude-code`).
     #[default]
     #[serde(rename = "claude-code")]
     ClaudeCode,
+    /// Codex (`codex`).
     #[serde(rename = "codex")]
     Codex,
 }
 
 impl Tool {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Tool::ClaudeCode => "claude-code",
             Tool::Codex => "codex",
         }
     }
-    pub fn parse(s: &str) -> Option<Tool> {
+    pub(crate) fn parse(s: &str) -> Option<Tool> {
         match s {
             "claude-code" => Some(Tool::ClaudeCode),
             "codex" => Some(Tool::Codex),
@@ -42,7 +44,7 @@ impl Tool {
         }
     }
     /// How a message names the format of a record.
-    pub fn format_name(self) -> &'static str {
+    pub(crate) fn format_name(self) -> &'static str {
         match self {
             Tool::ClaudeCode => "a Claude Code record",
             Tool::Codex => "a Codex rollout record",
@@ -53,26 +55,26 @@ impl Tool {
 /// One turn of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
-    pub session: String,
+    pub(crate) session: String,
     /// 1-based, in file order within its session; 0 until [`number_turns`] runs.
-    pub ordinal: usize,
-    pub role: Role,
+    pub(crate) ordinal: usize,
+    pub(crate) role: Role,
     /// The record's `timestamp` as written.
-    pub timestamp: Option<String>,
+    pub(crate) timestamp: Option<String>,
     /// Nanoseconds since the epoch, when the timestamp is RFC 3339.
-    pub time: Option<i128>,
+    pub(crate) time: Option<i128>,
     /// The turn as the model reads it: text blocks as they are, `[tool call NAME] <input>`,
     /// `[tool output] <text>`, one per line.
-    pub text: String,
+    pub(crate) text: String,
     /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md, validation rule 6).
-    pub own_text: String,
+    pub(crate) own_text: String,
     /// 1-based line in its file.
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 /// Which transcript rule a problem belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProblemKind {
+pub(crate) enum ProblemKind {
     /// The first line is not the marker.
     Marker,
     /// A line that is not a JSON object.
@@ -84,36 +86,37 @@ pub enum ProblemKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub kind: ProblemKind,
+pub(crate) struct Problem {
+    pub(crate) kind: ProblemKind,
     /// 1-based line (0 for the whole file).
-    pub line: usize,
+    pub(crate) line: usize,
     /// The line's bytes in the file.
-    pub span: Span,
-    pub message: String,
+    pub(crate) span: Span,
+    pub(crate) message: String,
 }
 
 /// Where a session is first named in a file, and by which format.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRef {
-    pub id: String,
-    pub tool: Tool,
-    pub line: usize,
-    pub span: Span,
+pub(crate) struct SessionRef {
+    pub(crate) id: String,
+    pub(crate) tool: Tool,
+    pub(crate) line: usize,
+    pub(crate) span: Span,
 }
 
+/// One transcript file read: its turns and the problems found while reading it.
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
-    pub path: String,
+    pub(crate) path: String,
     /// Whether the first line is exactly [`MARKER`].
-    pub marker: bool,
-    pub problems: Vec<Problem>,
+    pub(crate) marker: bool,
+    pub(crate) problems: Vec<Problem>,
     /// Turns in file order (ordinals not yet numbered).
-    pub turns: Vec<Turn>,
+    pub(crate) turns: Vec<Turn>,
     /// Every valid timestamp, with its line and span.
-    pub timestamps: Vec<(i128, usize, Span)>,
+    pub(crate) timestamps: Vec<(i128, usize, Span)>,
     /// The first reference to each session, in file order.
-    pub sessions: Vec<SessionRef>,
+    pub(crate) sessions: Vec<SessionRef>,
 }
 
 impl Transcript {
@@ -130,7 +133,7 @@ impl Transcript {
     }
 
     /// Whether a line could not be read as a record at all (so its turns may be missing).
-    pub fn has_unreadable_lines(&self) -> bool {
+    pub(crate) fn has_unreadable_lines(&self) -> bool {
         self.problems.iter().any(|p| p.kind == ProblemKind::Json)
     }
 }

@@ -13,42 +13,42 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// A line: an object is a record; anything else (`None`) is only "not a JSON object".
-pub(super) struct Line<'a>(pub Option<Record<'a>>);
+pub(super) struct Line<'a>(pub(crate) Option<Record<'a>>);
 
 /// One record of either format (Claude Code keys and Codex keys side by side).
 #[derive(Default)]
 pub(super) struct Record<'a> {
-    pub kind: Scalar<'a>,
-    pub session: Scalar<'a>,
-    pub timestamp: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
+    pub(crate) session: Scalar<'a>,
+    pub(crate) timestamp: Scalar<'a>,
     /// Claude Code's `message` (only its `content` is read).
-    pub content: Option<Content<'a>>,
+    pub(crate) content: Option<Content<'a>>,
     /// Codex's `payload`, when it is an object.
-    pub payload: Option<Payload<'a>>,
+    pub(crate) payload: Option<Payload<'a>>,
 }
 
 /// A Codex `payload` object.
 #[derive(Default)]
 pub(super) struct Payload<'a> {
-    pub kind: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
     /// `session_meta`'s session id.
-    pub id: Scalar<'a>,
-    pub role: Scalar<'a>,
-    pub name: Scalar<'a>,
-    pub content: Option<Content<'a>>,
-    pub arguments: Option<Value>,
-    pub output: Option<Value>,
+    pub(crate) id: Scalar<'a>,
+    pub(crate) role: Scalar<'a>,
+    pub(crate) name: Scalar<'a>,
+    pub(crate) content: Option<Content<'a>>,
+    pub(crate) arguments: Option<Value>,
+    pub(crate) output: Option<Value>,
 }
 
 /// A content block (`text`, `tool_use`, `tool_result`, `thinking`, Codex `input_text` …).
 /// A block that is not an object has every field absent.
 #[derive(Default)]
 pub(super) struct Block<'a> {
-    pub kind: Scalar<'a>,
-    pub text: Scalar<'a>,
-    pub name: Scalar<'a>,
-    pub input: Option<Value>,
-    pub content: Option<Value>,
+    pub(crate) kind: Scalar<'a>,
+    pub(crate) text: Scalar<'a>,
+    pub(crate) name: Scalar<'a>,
+    pub(crate) input: Option<Value>,
+    pub(crate) content: Option<Value>,
 }
 
 /// `content`: a string, a list of blocks, or another type (named for the message).
@@ -68,7 +68,7 @@ pub(super) enum Scalar<'a> {
 }
 
 impl<'a> Scalar<'a> {
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Scalar::Str(s) => Some(s),
             _ => None,

@@ -13,13 +13,13 @@ use crate::report::located;
 
 /// Draws the findings of a run; says once per file that it has CRLF line endings.
 pub(super) struct Draw {
-    pub renderer: Renderer,
+    pub(crate) renderer: Renderer,
     /// The files (as shown) whose CRLF note has been given.
     crlf_noted: Vec<String>,
 }
 
 impl Draw {
-    pub fn new() -> Draw {
+    pub(crate) fn new() -> Draw {
         Draw {
             renderer: Renderer::styled(),
             crlf_noted: Vec::new(),
@@ -28,7 +28,7 @@ impl Draw {
 
     /// One finding as a report group: title, location, snippet, `note:` and `help:` lines;
     /// `reasons` become `note: because ...` lines.
-    pub fn finding(
+    pub(crate) fn finding(
         &mut self,
         r: &PackReport,
         d: &Diagnostic,

@@ -9,16 +9,16 @@ use crate::core::{Span, escape};
 
 /// The lines a span covers, made printable, with the span moved onto the new text.
 pub(super) struct Excerpt {
-    pub text: String,
-    pub start: usize,
-    pub end: usize,
+    pub(crate) text: String,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
     /// The characters shown as `U+XXXX`, each once, in order of appearance.
-    pub hidden: Vec<char>,
+    pub(crate) hidden: Vec<char>,
 }
 
 impl Excerpt {
     /// `masks`: spans of `src` shown as their masked text (secrets), in order, not overlapping.
-    pub fn new(src: &str, start: usize, end: usize, masks: &[(Span, &str)]) -> Excerpt {
+    pub(crate) fn new(src: &str, start: usize, end: usize, masks: &[(Span, &str)]) -> Excerpt {
         let floor = |mut i: usize| {
             while !src.is_char_boundary(i) {
                 i -= 1;

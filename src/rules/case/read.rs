@@ -7,17 +7,17 @@ use crate::rules::keys::Reader;
 /// What the checks of one case.toml share: the pack (for the notes a case names), the reader
 /// of its keys, which reports into the case's findings, and the case's folder.
 pub(super) struct Ctx<'a> {
-    pub pack: &'a Pack,
-    pub reader: Reader<'a>,
+    pub(crate) pack: &'a Pack,
+    pub(crate) reader: Reader<'a>,
     /// The case family's note rule (declared in `rules/case.rs`).
-    pub note_rule: &'static Rule,
+    pub(crate) note_rule: &'static Rule,
     /// `tests/<case>/`.
-    pub case_dir: String,
+    pub(crate) case_dir: String,
 }
 
 impl Ctx<'_> {
     /// A note path a case names: `notes/...`, no `..`, an existing Markdown note of the case.
-    pub fn note(&mut self, key: &str, note: &str, span: Span) -> bool {
+    pub(crate) fn note(&mut self, key: &str, note: &str, span: Span) -> bool {
         let shape_ok = note.starts_with("notes/")
             && note.ends_with(".md")
             && note

@@ -48,7 +48,7 @@ fn extension(kind: PackKind, parent: &[&str]) -> Option<&'static str> {
 
 /// `rename <path> to <new path>` for an unexpected entry, and the missing-file error the rename
 /// explains, when there is one; `None` when nothing expected is near, or the near name exists.
-pub fn help(pack: &Pack, path: &str, folder: bool) -> Option<String> {
+pub(crate) fn help(pack: &Pack, path: &str, folder: bool) -> Option<String> {
     let parts: Vec<&str> = path.split('/').collect();
     let (name, parent) = parts.split_last()?;
     let slash = if folder { "/" } else { "" };

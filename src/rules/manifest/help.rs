@@ -5,7 +5,7 @@
 use super::values::{RESERVED, license_problem, name_problem, version_problem};
 
 /// A pack name: the slug of what was written (`Decision Log` → `decision-log`), or the rule.
-pub fn name(s: &str) -> String {
+pub(crate) fn name(s: &str) -> String {
     const RULE: &str =
         "lowercase letters, digits and single dashes, starting with a letter, 2 to 40 bytes";
     if RESERVED.contains(&s) {
@@ -41,7 +41,7 @@ fn dashed(s: &str, keep: impl Fn(char) -> bool) -> String {
 
 /// A version: the three numbers read from what was written (`v1.2` → `1.2.0`, `01.0.0` →
 /// `1.0.0`), or the rule.
-pub fn version(s: &str) -> String {
+pub(crate) fn version(s: &str) -> String {
     const RULE: &str =
         "MAJOR.MINOR.PATCH, each a number of at most four digits with no leading zero";
     let s = s.trim().trim_start_matches(['v', 'V']);
@@ -66,7 +66,7 @@ pub fn version(s: &str) -> String {
 }
 
 /// A description: one line of 1 to 160 characters with no space at either end.
-pub fn description(s: &str) -> String {
+pub(crate) fn description(s: &str) -> String {
     let n = s.chars().count();
     if s.contains(['\n', '\r']) {
         "write it on one line; the README holds the rest".into()
@@ -83,7 +83,7 @@ pub fn description(s: &str) -> String {
 }
 
 /// Authors: one to five names.
-pub fn authors(count: usize) -> String {
+pub(crate) fn authors(count: usize) -> String {
     match count {
         0 => "name one author at least: authors = [\"Your Name\"]".into(),
         n if n > 5 => format!("keep five names at most ({n} are listed)"),
@@ -93,7 +93,7 @@ pub fn authors(count: usize) -> String {
 
 /// A licence: one SPDX-style identifier. An expression names its choices (`MIT OR
 /// Apache-2.0`); spaces made dashes give the nearest one (`Apache 2.0` → `Apache-2.0`).
-pub fn license(s: &str) -> String {
+pub(crate) fn license(s: &str) -> String {
     const RULE: &str = "one SPDX-style identifier, such as `MIT` or `Apache-2.0`: 1 to 64 of letters, digits, ., + and -";
     let words: Vec<&str> = s.split_whitespace().collect();
     let operator = |w: &&str| matches!(*w, "OR" | "AND" | "WITH" | "or" | "and");

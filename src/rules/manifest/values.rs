@@ -4,11 +4,11 @@
 use crate::core::Span;
 use crate::pack::place::is_name;
 
-pub const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "core", "hippo", "builtin", "local", "registry", "official", "test", "tests",
 ];
 
-pub fn name_problem(s: &str) -> Option<String> {
+pub(crate) fn name_problem(s: &str) -> Option<String> {
     if RESERVED.contains(&s) {
         return Some(format!("{s} is reserved"));
     }
@@ -23,7 +23,7 @@ pub fn name_problem(s: &str) -> Option<String> {
     None
 }
 
-pub fn version_problem(s: &str) -> Option<String> {
+pub(crate) fn version_problem(s: &str) -> Option<String> {
     let parts: Vec<&str> = s.split('.').collect();
     let ok = parts.len() == 3
         && parts.iter().all(|p| {
@@ -41,7 +41,7 @@ fn one_line(s: &str) -> bool {
     !s.contains(['\n', '\r'])
 }
 
-pub fn description_problem(s: &str) -> Option<String> {
+pub(crate) fn description_problem(s: &str) -> Option<String> {
     let n = s.chars().count();
     if !one_line(s) {
         Some("must be one line".into())
@@ -55,14 +55,14 @@ pub fn description_problem(s: &str) -> Option<String> {
     }
 }
 
-pub fn license_problem(s: &str) -> Option<String> {
+pub(crate) fn license_problem(s: &str) -> Option<String> {
     let ok = (1..=64).contains(&s.len())
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'));
     (!ok).then(|| "must be an SPDX-style identifier: 1 to 64 of letters, digits, ., + and -".into())
 }
 
-pub fn authors_problem(list: &[(&str, Span)]) -> Option<String> {
+pub(crate) fn authors_problem(list: &[(&str, Span)]) -> Option<String> {
     if !(1..=5).contains(&list.len()) {
         return Some(format!("{} names, must be one to five", list.len()));
     }

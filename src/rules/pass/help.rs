@@ -11,7 +11,7 @@ const NAMED: usize = 8;
 /// A `prompt` or `reviewer` naming no file of `folder`: the file of `folder` with the nearest
 /// name (the same name first, whatever folder or extension was written), else the files of
 /// `folder`; with none, a file elsewhere in the pack that has the name (`prompt/a.md`, moved).
-pub fn file(pack: &Pack, folder: &str, value: &str) -> String {
+pub(crate) fn file(pack: &Pack, folder: &str, value: &str) -> String {
     let prefix = format!("{folder}/");
     let files: Vec<&str> = (pack.files_under(&prefix).map(|f| f.path.as_str()))
         .filter(|p| !p[prefix.len()..].contains('/') && p.ends_with(".md"))
@@ -49,7 +49,7 @@ pub fn file(pack: &Pack, folder: &str, value: &str) -> String {
 }
 
 /// A `note_paths` pattern that breaks its rule.
-pub fn pattern(pattern: &str) -> String {
+pub(crate) fn pattern(pattern: &str) -> String {
     if pattern.is_empty() {
         "write a glob pattern such as `**/Decision log*.md`".into()
     } else if pattern.len() > 200 {

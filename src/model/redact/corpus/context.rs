@@ -339,7 +339,7 @@ fn named_2(r: &mut Rng, v: &mut Vec<Case>) {
     ));
 }
 
-pub fn positives() -> Vec<Case> {
+pub(crate) fn positives() -> Vec<Case> {
     let r = &mut Rng(0x9E37_79B9_7F4A_7C15);
     let mut v = Vec::new();
     private_keys(r, &mut v);

@@ -7,7 +7,7 @@ mod context;
 mod models;
 mod near;
 mod near_misc;
-pub mod realistic;
+pub(crate) mod realistic;
 mod rows;
 mod tokens;
 
@@ -16,14 +16,14 @@ use super::verify::{BASE62, base62_6};
 /// One case: a positive carries the kind and the secret its match must cover; a near-miss
 /// carries neither.
 #[derive(Debug, Clone)]
-pub struct Case {
-    pub family: &'static str,
-    pub kind: Option<&'static str>,
-    pub text: String,
-    pub secret: String,
+pub(crate) struct Case {
+    pub(crate) family: &'static str,
+    pub(crate) kind: Option<&'static str>,
+    pub(crate) text: String,
+    pub(crate) secret: String,
 }
 
-pub fn pos(
+pub(crate) fn pos(
     family: &'static str,
     kind: &'static str,
     before: &str,
@@ -38,7 +38,7 @@ pub fn pos(
     }
 }
 
-pub fn near(family: &'static str, text: impl Into<String>) -> Case {
+pub(crate) fn near(family: &'static str, text: impl Into<String>) -> Case {
     Case {
         family,
         kind: None,
@@ -48,7 +48,7 @@ pub fn near(family: &'static str, text: impl Into<String>) -> Case {
 }
 
 /// Every positive, then every near-miss.
-pub fn all() -> Vec<Case> {
+pub(crate) fn all() -> Vec<Case> {
     let mut v = positives();
     v.extend(near::near_misses());
     v.extend(near_misc::near_misses());
@@ -61,7 +61,7 @@ pub fn all() -> Vec<Case> {
     v
 }
 
-pub fn positives() -> Vec<Case> {
+pub(crate) fn positives() -> Vec<Case> {
     let mut v = context::positives();
     v.extend(tokens::positives());
     v.extend(rows::cases().into_iter().filter(|c| c.kind.is_some()));
@@ -69,16 +69,16 @@ pub fn positives() -> Vec<Case> {
 }
 
 /// A small deterministic generator (xorshift64*), so the corpus is the same on every run.
-pub struct Rng(pub u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    pub fn pick(&mut self, alphabet: &str, n: usize) -> String {
+    pub(crate) fn pick(&mut self, alphabet: &str, n: usize) -> String {
         let a = alphabet.as_bytes();
         (0..n)
             .map(|_| a[(self.next() % a.len() as u64) as usize] as char)
@@ -86,7 +86,7 @@ impl Rng {
     }
     /// `n` characters of `alphabet` with at least one upper-case letter, lower-case letter and
     /// digit where the alphabet has them.
-    pub fn mixed(&mut self, alphabet: &str, n: usize) -> String {
+    pub(crate) fn mixed(&mut self, alphabet: &str, n: usize) -> String {
         loop {
             let s = self.pick(alphabet, n);
             let ok =
@@ -96,28 +96,28 @@ impl Rng {
             }
         }
     }
-    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| (self.next() >> 24) as u8).collect()
     }
 }
 
-pub const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-pub const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
-pub const DIGITS: &str = "0123456789";
-pub const HEX: &str = "0123456789abcdef";
-pub const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+pub(crate) const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+pub(crate) const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
+pub(crate) const DIGITS: &str = "0123456789";
+pub(crate) const HEX: &str = "0123456789abcdef";
+pub(crate) const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-pub fn alnum() -> String {
+pub(crate) fn alnum() -> String {
     format!("{UPPER}{LOWER}{DIGITS}")
 }
-pub fn url64() -> String {
+pub(crate) fn url64() -> String {
     format!("{UPPER}{LOWER}{DIGITS}-_")
 }
-pub fn b64() -> String {
+pub(crate) fn b64() -> String {
     format!("{UPPER}{LOWER}{DIGITS}+/")
 }
 
-pub fn b64_encode(data: &[u8], url: bool) -> String {
+pub(crate) fn b64_encode(data: &[u8], url: bool) -> String {
     let table: Vec<u8> = if url { url64() } else { b64() }.into_bytes();
     let mut out = String::new();
     for chunk in data.chunks(3) {
@@ -139,7 +139,7 @@ pub fn b64_encode(data: &[u8], url: bool) -> String {
 
 /// 30 random characters and their CRC32 in base62: GitHub's and npm's token body. With `bad`,
 /// the tail is off by one (a near-miss).
-pub fn crc_body(r: &mut Rng, bad: bool) -> String {
+pub(crate) fn crc_body(r: &mut Rng, bad: bool) -> String {
     let random = r.mixed(&alnum(), 30);
     let crc = crc32fast::hash(random.as_bytes()).wrapping_add(bad as u32);
     let tail = base62_6(crc, BASE62[0]);
@@ -147,7 +147,7 @@ pub fn crc_body(r: &mut Rng, bad: bool) -> String {
 }
 
 /// A PyPI token: `pypi-` and a macaroon located at `location`.
-pub fn pypi(r: &mut Rng, location: &str) -> String {
+pub(crate) fn pypi(r: &mut Rng, location: &str) -> String {
     let mut m = vec![2u8, 1, location.len() as u8];
     m.extend_from_slice(location.as_bytes());
     let id = r.pick(HEX, 32);
@@ -161,14 +161,14 @@ pub fn pypi(r: &mut Rng, location: &str) -> String {
     format!("pypi-{}", b64_encode(&m, true))
 }
 
-pub fn pem_body(r: &mut Rng, lines: usize, nl: &str) -> String {
+pub(crate) fn pem_body(r: &mut Rng, lines: usize, nl: &str) -> String {
     (0..lines)
         .map(|_| r.pick(&b64(), 64))
         .collect::<Vec<_>>()
         .join(nl)
 }
 
-pub fn jwt(r: &mut Rng, header: &str) -> String {
+pub(crate) fn jwt(r: &mut Rng, header: &str) -> String {
     let payload = format!(
         r#"{{"sub":"{}","name":"Ada","iat":{}}}"#,
         r.pick(DIGITS, 10),
@@ -184,7 +184,7 @@ pub fn jwt(r: &mut Rng, header: &str) -> String {
 
 /// Writes the corpus to `dir`: one file a case (`<family>/<pos|near>-<n>.txt`) and
 /// `manifest.json` listing each file's family, kind and secret.
-pub fn export(dir: &std::path::Path) -> std::io::Result<usize> {
+pub(crate) fn export(dir: &std::path::Path) -> std::io::Result<usize> {
     let mut manifest = Vec::new();
     for (n, c) in all().iter().enumerate() {
         let slug: String = c

@@ -252,7 +252,7 @@ fn context(r: &mut Rng, v: &mut Vec<Case>) {
     v.push(near(f, "password = \"correct horse battery staple\""));
 }
 
-pub fn near_misses() -> Vec<Case> {
+pub(crate) fn near_misses() -> Vec<Case> {
     let r = &mut Rng(0x0BAD_5EED_1234_5678);
     let mut v = Vec::new();
     tokens(r, &mut v);

@@ -4,7 +4,7 @@
 use super::*;
 
 /// Text that looks a little like a secret and is not one.
-pub fn near_misses() -> Vec<Case> {
+pub(crate) fn near_misses() -> Vec<Case> {
     let r = &mut Rng(0xDEAD_BEEF);
     let mut v: Vec<String> = Vec::new();
     texts(r, &mut v);

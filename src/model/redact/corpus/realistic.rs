@@ -27,7 +27,7 @@ fn png(r: &mut Rng) -> String {
 }
 
 /// Every realistic negative, each a line of a transcript or a file a session touches.
-pub fn negatives() -> Vec<String> {
+pub(crate) fn negatives() -> Vec<String> {
     let r = &mut Rng(0x00C0_FFEE_D00D);
     let sha = |r: &mut Rng| r.pick(HEX, 40);
     let mut v = vec![

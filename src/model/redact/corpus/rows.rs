@@ -60,7 +60,7 @@ fn token(pattern: &str, anchors: &[&str], back: usize, verify: Verify, r: &mut R
 
 /// One positive and two near-misses per token row with an anchor (but PyPI's, whose macaroon a
 /// pattern cannot draw: its own cases are in `tokens.rs`).
-pub fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let r = &mut Rng(0x5EC2_E70F_F00D);
     let mut v = Vec::new();
     for d in TABLE.iter() {

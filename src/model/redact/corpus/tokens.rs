@@ -349,7 +349,7 @@ fn chat(r: &mut Rng, v: &mut Vec<Case>) {
     ));
 }
 
-pub fn positives() -> Vec<Case> {
+pub(crate) fn positives() -> Vec<Case> {
     let r = &mut Rng(0x5151_7A7A_0F0F_1234);
     let mut v = Vec::new();
     cloud(r, &mut v);
