@@ -1,5 +1,5 @@
 //! From a rule id to every part of it: its code, its section of docs/rules.md (which the unit
-//! test `report::rules::tests::docs_rules_md_is_current` holds equal to the generator's text),
+//! test `report::rule_reference::tests::docs_rules_md_is_current` holds equal to the generator's text),
 //! its fixtures, and the file that reports it.
 
 use std::path::Path;
@@ -29,14 +29,14 @@ fn missing_hops(root: &std::path::Path, hops: &[(&str, String)]) -> Vec<String> 
 fn every_rule_leads_to_its_code_docs_and_fixtures() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for r in hippo_packs::rules::catalogue() {
-        let hops = hippo_packs::report::rules::hops(r);
+        let hops = hippo_packs::report::rule_reference::hops(r);
         assert_eq!(
             hops.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
             ["code", "docs", "fixtures"]
         );
         assert_eq!(missing_hops(root, &hops), Vec::<String>::new(), "{}", r.id);
         // `hippo-packs rules <id>` prints each of them on its own line.
-        let text = hippo_packs::report::rules::render(Some(r.id)).unwrap();
+        let text = hippo_packs::report::rule_reference::render(Some(r.id)).unwrap();
         for (label, path) in &hops {
             assert!(text.contains(&format!("\n{label}: {path}\n")), "{}", r.id);
         }
@@ -176,7 +176,7 @@ fn control_a_file_that_only_declares_the_rule_is_caught() {
 fn control_a_rule_without_code_docs_or_fixtures_is_caught() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let r = hippo_packs::rules::catalogue()[0];
-    let broken: Vec<(&str, String)> = hippo_packs::report::rules::hops(r)
+    let broken: Vec<(&str, String)> = hippo_packs::report::rule_reference::hops(r)
         .into_iter()
         .map(|(l, p)| (l, p.replace(r.id, "no-such-rule").replace(".rs", ".rx")))
         .collect();

@@ -12,7 +12,7 @@ pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(a) => check(a),
         Command::Test(a) => test(a),
-        Command::Rules(a) => match report::rules::render(a.rule.as_deref()) {
+        Command::Rules(a) => match report::rule_reference::render(a.rule.as_deref()) {
             Ok(text) => {
                 print(&text)?;
                 Ok(EXIT_OK)

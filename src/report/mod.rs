@@ -10,6 +10,6 @@ pub mod json;
 pub mod junit;
 pub(crate) mod located;
 pub(crate) mod prompts;
-pub mod rules;
+pub mod rule_reference;
 pub mod sarif;
 pub(crate) mod summary;

@@ -85,7 +85,7 @@ pub fn markdown() -> String {
     let mut out = String::from(
         "# Rule reference\n\n\
          <!-- Generated from the rule catalogue (src/rules/); do not edit. When it is stale,\n     \
-         `cargo test --lib report::rules` fails and writes the new text to docs/rules.md.new. -->\n\n\
+         `cargo test --lib report::rule_reference` fails and writes the new text to docs/rules.md.new. -->\n\n\
          Every finding of `hippo-packs check` and `hippo-packs test` carries one of these rule ids,\n\
          in the text output's order. `hippo-packs rules` prints this list and\n\
          `hippo-packs rules <RULE>` explains one rule; SARIF carries the same texts.\n\n\
