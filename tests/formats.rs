@@ -6,7 +6,7 @@ use common::{copy_pack, run};
 use hippo_packs::core::{Diagnostic, Severity, Span};
 use hippo_packs::dream::Counts;
 use hippo_packs::outcome::{CaseResult, Mode, PackReport};
-use hippo_packs::report::{github, json, junit};
+use hippo_packs::report::{annotations, json, junit};
 use hippo_packs::rules::{self, layout};
 use serde_json::Value;
 
@@ -228,7 +228,7 @@ fn annotation_messages_cannot_start_a_line() {
         "a\n::error::b.md",
         "100% bad\r\n::warning file=x::owned\u{202E}",
     ));
-    let out = github::render(&[r], Mode::Check);
+    let out = annotations::render(&[r], Mode::Check);
     assert_eq!(out.lines().count(), 1, "{out}");
     assert_eq!(
         out,
@@ -250,13 +250,13 @@ fn test_annotations_cover_failed_cases_and_leave_warnings_out() {
         Diagnostic::file(&layout::SPECIAL_FILE, "README.md", "a warning")
             .with_severity(Severity::Warning),
     );
-    let out = github::render(std::slice::from_ref(&report), Mode::Test);
+    let out = annotations::render(std::slice::from_ref(&report), Mode::Test);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[0].starts_with("::error file=decision-log/tests/cache-store/case.toml,line="));
     assert!(lines[0].ends_with("title=hippo-packs (test-expectation)::applied: expected 0, got 1"));
     assert!(lines[1].ends_with("\"postgres\" <not> foundU+0007"));
-    let check = github::render(&[report], Mode::Check);
+    let check = annotations::render(&[report], Mode::Check);
     assert!(
         check.lines().last().unwrap().starts_with("::warning "),
         "check keeps warnings"

@@ -16,7 +16,7 @@ use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 use crate::github::{client, event};
 use crate::outcome::PackReport;
-use crate::report::github::annotate as command_line;
+use crate::report::annotations::annotate as command_line;
 use crate::report::located::{location_path, raw_message};
 
 /// GitHub shows at most this many annotations of one level per step from workflow commands.

@@ -302,7 +302,7 @@ fn emit(
         Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
         Format::Json => report::json::render_with(reports, mode, extra),
         Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
-        Format::Github => report::github::render(reports, mode),
+        Format::Github => report::annotations::render(reports, mode),
         Format::Concise => report::concise::render(reports, mode, extra),
         Format::Full => {
             let styled = report::full::render(reports, mode, &read_source, extra);

@@ -2,7 +2,7 @@
 //! outside GitHub Actions. Every message goes through [`Log::clean`]: the token is masked and
 //! nothing can break a line or start one with `::`.
 
-use crate::report::github::{data as escape_data, property as escape_property};
+use crate::report::annotations::{data as escape_data, property as escape_property};
 
 /// How `ci` writes its own lines: workflow commands on GitHub Actions, plain lines elsewhere.
 #[derive(Debug, Clone, Default)]

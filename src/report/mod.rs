@@ -2,10 +2,10 @@
 
 pub(crate) mod text;
 
+pub mod annotations;
 pub(crate) mod concise;
 pub(crate) mod fixes;
 pub(crate) mod full;
-pub mod github;
 pub mod json;
 pub mod junit;
 pub(crate) mod located;
