@@ -47,7 +47,7 @@ pub(crate) struct FileFix {
     pub(crate) before: Vec<u8>,
     pub(crate) after: Vec<u8>,
     pub(crate) fixed: Vec<Fixed>,
-    /// Why the file was not written ([`write`]), if it was not.
+    /// Why the file was not written ([`write()`]), if it was not.
     pub(crate) refused: Option<String>,
 }
 

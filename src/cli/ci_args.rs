@@ -60,6 +60,8 @@ pub(crate) struct CiArgs {
     /// Check only this shard of the packs, i/n (e.g. 2/8), for a job matrix; uploads under
     /// <category>/shard-<i>-of-<n> [input: shard] [default: every pack]
     #[arg(long, value_name = "I/N")]
+    // The doc comment is `--help`'s text, where <category> stands for itself.
+    #[allow(rustdoc::invalid_html_tags)]
     pub(crate) shard: Option<String>,
     /// Dismiss the code-scanning alerts of allowed warnings, on runs of the default branch
     /// [input: dismiss-allowed] [default: true]

@@ -1,6 +1,6 @@
 //! The one value every rule returns: a [`Diagnostic`].
 //!
-//! Rules work in byte offsets ([`Span`]); [`resolve`] turns them into 1-based lines and
+//! Rules work in byte offsets ([`Span`]); `rules::resolve` turns them into 1-based lines and
 //! columns (code points for text, UTF-16 code units for SARIF) at the edge, so renderers only
 //! read fields and compute nothing.
 
@@ -79,11 +79,11 @@ pub struct Diagnostic {
     /// The pack-relative, `/`-separated path the text line names (a file or a folder).
     pub(crate) subject: Option<String>,
     /// The pack-relative file the finding points at (SARIF location); `None` until
-    /// [`finish`] falls back to `pack.toml` or the pack's first file.
+    /// `rules::finish` falls back to `pack.toml` or the pack's first file.
     pub file: Option<String>,
     /// Byte span inside `file`; `None` for a whole-file finding.
     pub span: Option<Span>,
-    /// Filled by [`resolve`]: where `span` is, in lines and columns.
+    /// Filled by `rules::resolve`: where `span` is, in lines and columns.
     pub region: Region,
     pub(crate) message: String,
     pub(crate) style: Style,

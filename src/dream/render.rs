@@ -161,7 +161,7 @@ pub(crate) fn prompt(template: &str, reads: &[String], call: &CallData<'_>) -> S
     prompt_with(template, &holes, reads, &|name| data(name, call), false)
 }
 
-/// [`prompt`] with the template's placeholders found already (`holes`, in order) and each
+/// `prompt` with the template's placeholders found already (`holes`, in order) and each
 /// input's data given by `data`, defanged here unless `defanged` says it already is.
 pub(crate) fn prompt_with(
     template: &str,

@@ -64,7 +64,7 @@ pub(crate) struct Expect {
 /// One case as `test` runs it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CaseDef {
-    /// The folder name: tests/<name>/.
+    /// The folder name: `tests/<name>/`.
     pub(crate) name: String,
     /// `tests/<name>/case.toml`.
     pub(crate) path: String,

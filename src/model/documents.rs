@@ -15,7 +15,7 @@ pub(crate) struct Documents {
     pub(crate) passes: Vec<PassDef>,
     /// Whether every pass file parsed (the unreferenced warning needs that).
     pub(crate) passes_parsed: bool,
-    /// A case for every tests/<case>/case.toml read whole as UTF-8, in walk order (pass packs only).
+    /// A case for every `tests/<case>/case.toml` read whole as UTF-8, in walk order (pass packs only).
     pub(crate) cases: Vec<CaseDef>,
     /// Every case's transcripts as the transcript rules read them (pass packs only).
     pub(crate) transcripts: Vec<Transcript>,

@@ -1,4 +1,4 @@
-//! Fixture cases: tests/<case>/case.toml has exactly the keys of hippo's page
+//! Fixture cases: `tests/<case>/case.toml` has exactly the keys of hippo's page
 //! "Writing a pack" (docs/checks.md, "Fixture cases and transcripts").
 //!
 //! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
@@ -142,7 +142,7 @@ static NOTE: Table<Check<NoteDraft>> = Table {
     ],
 };
 
-/// Checks every tests/<case>/case.toml and returns the cases it could read, in walk order.
+/// Checks every `tests/<case>/case.toml` and returns the cases it could read, in walk order.
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
     let mut cases = Vec::new();
     for f in pack.files() {

@@ -31,6 +31,9 @@ macro_rules! declare_rules {
     )+) => {
         $(
             $(#[doc = $doc])+
+            // A rule's doc comment is its plain text (`hippo-packs rules`, docs/rules.md), not
+            // rustdoc markup: `[[allow]]` and `<case>` stand for themselves.
+            #[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
             $vis static $name: $crate::core::Rule = $crate::core::Rule::declared(
                 $id,
                 $crate::core::Severity::$severity,

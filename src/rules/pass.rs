@@ -1,7 +1,7 @@
 //! Pass files: every `passes/<name>.toml` has the keys of hippo's page "Writing a pack", each with its rule.
 //!
 //! The parsed passes ([`PassDef`]) are what the prompt, unreferenced and case rules and the
-//! dreaming pass of `test` read. [`note_glob`] is the one place `note_paths` patterns become a
+//! dreaming pass of `test` read. [`crate::model::pass::note_glob`] is the one place `note_paths` patterns become a
 //! matcher, so `check` and `test` agree on what a pattern means.
 
 use super::declare::declare_rules;

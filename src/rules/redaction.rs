@@ -42,7 +42,7 @@ pub(crate) fn kinds_text() -> String {
     out
 }
 
-/// The redaction rule alone over every file (`check` runs it in [`super::scan`], with the other
+/// The redaction rule alone over every file (`check` runs it in [`super::file_scan`], with the other
 /// byte scans).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
     for f in pack.files() {

@@ -234,7 +234,7 @@ pub(crate) fn hidden_runs(text: &str) -> (Vec<Run>, Vec<Run>) {
     (scan.invisible, scan.ignorable)
 }
 
-/// What one walk over a file's bytes finds: the runs of [`hidden_runs`] in its valid UTF-8
+/// What one walk over a file's bytes finds: the invisible and ignorable runs (`hidden_runs`) in its valid UTF-8
 /// prefix, and where that prefix ends when the file is not UTF-8.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TextScan {

@@ -1,4 +1,4 @@
-//! Transcripts: tests/<case>/transcripts/<name>.jsonl (docs/checks.md, "Fixture cases and
+//! Transcripts: `tests/<case>/transcripts/<name>.jsonl` (docs/checks.md, "Fixture cases and
 //! transcripts").
 //!
 //! Every file is read by [`crate::model::transcript::parse`], the same reader `test` uses, and its

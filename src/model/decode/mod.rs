@@ -60,7 +60,7 @@ pub fn view(path: &str, text: &str) -> Option<View> {
     }
 }
 
-/// [`view`] of a file's bytes: `None` also when they are not UTF-8 (a file the text rules
+/// [`view()`] of a file's bytes: `None` also when they are not UTF-8 (a file the text rules
 /// already fail, judged as written).
 pub(crate) fn view_bytes(path: &str, bytes: &[u8]) -> Option<View> {
     Format::of(path)?;

@@ -1,6 +1,6 @@
 //! Secret redaction: the detectors hippo runs over transcripts as it indexes them.
 //!
-//! [`redact`] replaces every match with `[REDACTED:<kind>]`; [`first_match`] stops at the first
+//! [`redact`] replaces every match with `[REDACTED:<kind>]`; `first_match` stops at the first
 //! one (the `redaction` rule only needs to know whether, and where first, a file would change).
 //! Kinds carry the names gitleaks gives its rules where it has one; docs/redaction.md lists them.
 //!
@@ -121,7 +121,7 @@ pub(crate) fn first_match(text: &str) -> Option<Match> {
     first_match_bytes(text.as_bytes())
 }
 
-/// [`first_match`] over bytes that need not be UTF-8 (every detector matches ASCII only).
+/// `first_match` over bytes that need not be UTF-8 (every detector matches ASCII only).
 pub fn first_match_bytes(bytes: &[u8]) -> Option<Match> {
     scan::scan(bytes, true).into_iter().next()
 }
