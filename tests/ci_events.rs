@@ -5,7 +5,7 @@
 mod common;
 
 use common::ci_env::{hygiene, our_repository, pull_request, pull_request_event, workspace};
-use common::github_api::{accepted, entries_json, example, processing};
+use common::github_api::{accepted, entries_json, example, forbidden, processing};
 use common::standin::{Reply, Request, Server};
 
 /// GitHub listing `files` for pull request #7 (and answering `GET /pulls/7` with
@@ -27,10 +27,7 @@ fn github(
         }
         ("POST", p) if p.ends_with("/sarifs") => accepted(),
         ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("complete")),
-        _ => Reply::Json(
-            403,
-            r#"{"message": "Resource not accessible by integration"}"#.into(),
-        ),
+        _ => forbidden(),
     }
 }
 
@@ -164,10 +161,7 @@ fn compare(n: usize) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
             c["files"] = serde_json::from_str(&entries_json(&entries)).unwrap();
             Reply::Json(200, c.to_string())
         }
-        _ => Reply::Json(
-            403,
-            r#"{"message": "Resource not accessible by integration"}"#.into(),
-        ),
+        _ => forbidden(),
     }
 }
 

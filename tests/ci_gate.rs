@@ -73,10 +73,7 @@ fn a_fork_pull_request_works_with_a_read_only_token() {
         ("GET", p) if p.ends_with("/files") => {
             Reply::Json(200, files_json(&["packs/broken/pack.toml"]))
         }
-        ("POST", _) => Reply::Json(
-            403,
-            r#"{"message": "Resource not accessible by integration"}"#.into(),
-        ),
+        ("POST", _) => forbidden(),
         _ => Reply::Json(404, "{}".into()),
     });
     let ws = workspace();

@@ -7,7 +7,7 @@ mod common;
 
 use common::ci_env::{TOKEN, good_workspace, on_push, pull_request_event};
 use common::ci_run::Ci;
-use common::github_api::{files_json, processing};
+use common::github_api::{files_json, forbidden, processing};
 use common::standin::{Reply, Request, Server};
 use std::time::Duration;
 
@@ -32,10 +32,7 @@ fn receipt(req: &Request) -> Reply {
     match (req.method.as_str(), req.path()) {
         ("POST", p) if p.ends_with("/sarifs") => Reply::Json(202, RECEIPT.into()),
         ("GET", p) if p.contains("/sarifs/") => Reply::Json(200, processing("complete")),
-        _ => Reply::Json(
-            403,
-            r#"{"message": "Resource not accessible by integration"}"#.into(),
-        ),
+        _ => forbidden(),
     }
 }
 
@@ -149,12 +146,7 @@ fn a_persistent_rate_limit_gets_rate_limit_advice() {
     assert!(!r.stdout.contains("security-events: write"), "{r}");
     assert_eq!(server.uploads().len(), 4, "tried 1 + 3 times: {r}");
     // Control: a plain 403 still names the permission.
-    let plain = Server::start(|_, _| {
-        Reply::Json(
-            403,
-            r#"{"message": "Resource not accessible by integration"}"#.into(),
-        )
-    });
+    let plain = Server::start(|_, _| forbidden());
     let r = push(&plain.url).run(ws.path());
     assert!(r.stdout.contains("security-events: write"), "{r}");
 }

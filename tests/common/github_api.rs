@@ -34,6 +34,15 @@ pub(crate) fn accepted() -> Reply {
     )
 }
 
+/// GitHub's refusal of a request the token has no permission for (a check run without
+/// `checks: write`, an alert list without `security-events: read`).
+pub(crate) fn forbidden() -> Reply {
+    Reply::Json(
+        403,
+        r#"{"message": "Resource not accessible by integration"}"#.into(),
+    )
+}
+
 /// An example answer of GitHub's API description (`tests/data/github/<name>.json`).
 pub(crate) fn example(name: &str) -> serde_json::Value {
     let path = super::data(&format!("github/{name}.json"));
