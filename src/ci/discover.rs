@@ -35,7 +35,8 @@ pub(crate) enum Blocked {
     /// A submodule `.gitmodules` names whose folder is empty: not checked out.
     Submodule,
     /// A folder on the way to a pack whose name holds hidden characters: the first, how many
-    /// more, and whether any is of the page's invisible set (else all are ignorable).
+    /// more, and whether any is of the page's invisible set or a line break (else all are
+    /// ignorable).
     HiddenName {
         first: char,
         more: usize,

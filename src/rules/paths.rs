@@ -1,7 +1,12 @@
 //! Paths: component count, bytes, characters, names, and case collisions.
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+use unicode_segmentation::UnicodeSegmentation;
+
 use super::declare::declare_rules;
-use crate::core::Diagnostic;
+use super::text::IGNORABLE_CHARACTER;
+use crate::core::{Diagnostic, is_ignorable, is_invisible};
 use crate::pack::place::{Place, is_name, place};
 use crate::pack::{EntryKind, Pack};
 
@@ -18,8 +23,11 @@ declare_rules! {
     ///
     /// Each component is 1 to 100 characters, starts with a letter or digit, holds only letters,
     /// digits, space, '.', '_' and '-', and does not end in a space or a dot. Such names survive
-    /// every operating system and cannot smuggle a control character, a slash look-alike or a
-    /// hidden file.
+    /// every operating system and cannot smuggle a control character, a line break, a slash
+    /// look-alike or a hidden file. A letter is counted as a reader counts it, with the
+    /// combining marks that follow it (Hindi कार्य, a decomposed é); a mark of the page's
+    /// invisible set is still an error, and a character of ignorable-character's set (a Hangul
+    /// filler) is that warning instead.
     ///
     /// How to fix: Rename the file or folder.
     pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh;
@@ -43,7 +51,10 @@ declare_rules! {
     /// Two paths that differ only in case
     ///
     /// On a case-insensitive disk (macOS, Windows) two such paths are one file, so the pack would
-    /// lose one of them when installed.
+    /// lose one of them when installed. The names compare as such a disk compares them: in NFC
+    /// (an é composed and one decomposed are one name) and after Unicode's simple case folding
+    /// (the long s and s, a final sigma and a sigma, the micro sign and mu are one letter); not
+    /// the full folding, so Straße and Strasse stay two names.
     ///
     /// How to fix: Rename or delete one of the two.
     pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh;
@@ -66,7 +77,10 @@ pub(crate) fn component_problem(c: &str) -> Option<String> {
     full_problem(c)
 }
 
-/// [`component_problem`] without its fast path for the usual names.
+/// [`component_problem`] without its fast path for the usual names. Letters are counted as a
+/// reader counts them: a letter followed by its combining marks (a grapheme cluster: Hindi
+/// `कार्य`, a decomposed `é`) is one letter. The characters of `ignorable-character`'s set are
+/// that warning ([`ignorable_in_name`]), not this error; the page's invisible ones stay errors.
 fn full_problem(c: &str) -> Option<String> {
     let n = c.chars().count();
     if n == 0 {
@@ -79,10 +93,7 @@ fn full_problem(c: &str) -> Option<String> {
     if !first.is_alphanumeric() {
         return Some(format!("starts with {}", shown(first)));
     }
-    if let Some(bad) = c
-        .chars()
-        .find(|&ch| !(ch.is_alphanumeric() || matches!(ch, ' ' | '.' | '_' | '-')))
-    {
+    if let Some(bad) = c.graphemes(true).find_map(cluster_problem) {
         return Some(format!("contains {}", shown(bad)));
     }
     if c.ends_with(' ') {
@@ -92,6 +103,77 @@ fn full_problem(c: &str) -> Option<String> {
         return Some("ends in a dot".into());
     }
     None
+}
+
+/// The first character of a grapheme cluster that a name may not hold: its base is a letter, a
+/// digit, space, `.`, `_` or `-`; what follows a letter or digit may be letters, digits and
+/// combining marks (general category M) outside the page's invisible set.
+fn cluster_problem(g: &str) -> Option<char> {
+    let allowed = |ch: char| ch.is_alphanumeric() || matches!(ch, ' ' | '.' | '_' | '-');
+    let mut chars = g.chars().filter(|&ch| !is_ignorable(ch));
+    let base = chars.next()?;
+    if !allowed(base) {
+        return Some(base);
+    }
+    let letter = base.is_alphanumeric();
+    chars.find(|&ch| !(allowed(ch) || letter && is_combining_mark(ch) && !is_invisible(ch)))
+}
+
+/// The `ignorable-character` warning of a name holding characters of that set (the Hangul
+/// fillers, a soft hyphen): `the name holds U+3164, an invisible character hippo accepts`.
+fn ignorable_in_name(path: &str, name: &str) -> Option<Diagnostic> {
+    let mut found = name.chars().filter(|&ch| is_ignorable(ch));
+    let first = found.next()?;
+    let more = match found.count() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(Diagnostic::file(
+        &IGNORABLE_CHARACTER,
+        path,
+        format!(
+            "the name holds U+{:04X}{more}, an invisible character hippo accepts",
+            first as u32
+        ),
+    ))
+}
+
+/// The form two names share when a case-insensitive disk takes them for one: NFC (a decomposed
+/// `é` is the composed one, as on macOS), then Unicode's simple case folding (CaseFolding.txt's
+/// statuses C and S: `ſ` is `s`, `ς` is `σ`, `µ` is `μ`), not the full folding, which would make
+/// `Straße` and `Strasse` one name where no disk does.
+fn collision_key(path: &str) -> String {
+    if path.is_ascii() {
+        return path.to_ascii_uppercase();
+    }
+    path.nfc().map(simple_fold).collect()
+}
+
+/// `differs only in case from <other>`, or `differs only in Unicode normalization from <other>`
+/// when the two are the same text composed and decomposed (they look the same).
+fn collision_message(path: &str, other: &str) -> String {
+    if !path.is_ascii() && path.nfc().eq(other.nfc()) {
+        format!("differs only in Unicode normalization from {other}")
+    } else {
+        format!("differs only in case from {other}")
+    }
+}
+
+/// A character's simple case folding, as the class of characters Unicode's simple folding
+/// makes equal to it: the smallest of them stands for all (the class `regex-syntax` builds from
+/// CaseFolding.txt; for an ASCII letter, its capital).
+fn simple_fold(c: char) -> char {
+    use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+    if c.is_ascii() {
+        return c.to_ascii_uppercase();
+    }
+    let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+    if class.try_case_fold_simple().is_err() {
+        // regex-syntax is built with its case tables (Cargo.toml); without them, only the
+        // character itself, which a unit test below catches.
+        return c;
+    }
+    class.ranges().first().map_or(c, |r| r.start())
 }
 
 /// A character for a message: printable ones quoted, others as U+XXXX.
@@ -139,20 +221,12 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         } else {
             name_rule(pack, e, &parts, out);
         }
-        // The same lower case either way; the ASCII one skips Unicode's tables.
-        let lower = if e.path.is_ascii() {
-            e.path.to_ascii_lowercase()
-        } else {
-            e.path.to_lowercase()
-        };
+        out.extend(ignorable_in_name(&e.path, last));
+        let lower = collision_key(&e.path);
         match seen.get(&lower) {
             Some(other) => out.push(
-                Diagnostic::file(
-                    &CASE_COLLISION,
-                    &e.path,
-                    format!("differs only in case from {other}"),
-                )
-                .pointing_at(None, None),
+                Diagnostic::file(&CASE_COLLISION, &e.path, collision_message(&e.path, other))
+                    .pointing_at(None, None),
             ),
             None => {
                 seen.insert(lower, &e.path);
@@ -204,6 +278,77 @@ mod tests {
         }
         // control: the full look does find problems among them
         assert!(names.iter().filter(|n| full_problem(n).is_some()).count() > 100);
+    }
+
+    #[test]
+    fn letters_are_counted_with_their_marks() {
+        for fine in [
+            "कार्य.md",
+            "பணி.md",
+            "cafe\u{301}.md",
+            "Noël 2026.md",
+            "日本語.md",
+        ] {
+            assert_eq!(component_problem(fine), None, "{fine}");
+        }
+        // Controls: a mark with no letter before it, a mark after a dot, a variation selector
+        // (a mark of the page's invisible set), a joiner between letters.
+        assert_eq!(
+            component_problem("\u{94D}a.md"),
+            Some("starts with \"\u{94D}\"".into())
+        );
+        assert_eq!(
+            component_problem("a.\u{301}md"),
+            Some("contains \"\u{301}\"".into())
+        );
+        assert_eq!(
+            component_problem("a\u{FE0F}.md"),
+            Some("contains U+FE0F".into())
+        );
+        assert_eq!(
+            component_problem("क\u{200D}ष.md"),
+            Some("contains U+200D".into())
+        );
+    }
+
+    #[test]
+    fn fillers_in_a_name_are_the_ignorable_warning() {
+        assert_eq!(component_problem("\u{3164}.md"), None);
+        assert_eq!(component_problem("a\u{AD}b.md"), None);
+        let d = ignorable_in_name("templates/a\u{3164}\u{3164}.md", "a\u{3164}\u{3164}.md");
+        let d = d.expect("a warning");
+        assert_eq!(d.rule.id, "ignorable-character");
+        assert_eq!(
+            d.message,
+            "the name holds U+3164 and 1 more, an invisible character hippo accepts"
+        );
+        assert!(ignorable_in_name("a.md", "a.md").is_none(), "control");
+        // control: a soft hyphen cannot start a name
+        assert!(component_problem("\u{AD}a.md").is_some());
+    }
+
+    #[test]
+    fn collisions_fold_case_simply_on_nfc_forms() {
+        let same = [
+            ("templates/seed.md", "templates/\u{17F}eed.md"),
+            ("templates/\u{3C3}.md", "templates/\u{3C2}.md"),
+            ("templates/\u{B5}.md", "templates/\u{3BC}.md"),
+            ("templates/\u{E9}.md", "templates/e\u{301}.md"),
+            ("templates/\u{C9}.md", "templates/e\u{301}.md"),
+            ("templates/Kelvin.md", "templates/\u{212A}elvin.md"),
+            ("templates/\u{DF}.md", "templates/\u{1E9E}.md"),
+        ];
+        for (a, b) in same {
+            assert_eq!(collision_key(a), collision_key(b), "{a} {b}");
+        }
+        // Controls: the full folding's ß = ss is no disk's, and different letters differ.
+        for (a, b) in [
+            ("templates/Stra\u{DF}e.md", "templates/Strasse.md"),
+            ("templates/a.md", "templates/b.md"),
+            ("templates/e.md", "templates/\u{E9}.md"),
+        ] {
+            assert_ne!(collision_key(a), collision_key(b), "{a} {b}");
+        }
     }
 
     #[test]

@@ -53,13 +53,13 @@ declare_rules! {
 
     /// A space a person takes for an ordinary one but a search does not
     ///
-    /// The space separators other than the ordinary space, the no-break spaces U+00A0 and U+202F
-    /// and the ideographic space U+3000 (the Ogham space mark U+1680, the typographic spaces
-    /// U+2000-U+200A, U+205F), and U+2800 BRAILLE PATTERN BLANK, which renders as a space but is a
-    /// symbol. Put between the words of an instruction they keep it from a reviewer's search
-    /// while a model reads it as written; the injection, URL and shell warnings match them as
-    /// spaces. In every file outside tests/ except README.md and LICENSE*: one finding per file, at
-    /// the first one, with how many more the file holds.
+    /// U+2800 BRAILLE PATTERN BLANK, which renders as a space but is a symbol, not a space
+    /// separator. Put between the words of an instruction it keeps it from a reviewer's search
+    /// while a model reads it as written; the injection, URL and shell warnings match it as a
+    /// space. The space separators (U+2009 THIN SPACE and the rest of Unicode's Zs) are typography,
+    /// such as French digit groups: those warnings read them as spaces too, and they draw no
+    /// finding of their own. In every file outside tests/ except README.md and LICENSE*: one
+    /// finding per file, at the first one, with how many more the file holds.
     ///
     /// How to fix: Replace the character with an ordinary space.
     pub(crate) static UNUSUAL_SPACE = "unusual-space", Warning, High, security_severity = "4.0";

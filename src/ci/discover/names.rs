@@ -1,5 +1,6 @@
 //! The names of the folders from the searched root down to each pack: one holding an invisible
-//! character (bidi controls included) is an error, one holding only ignorable characters a
+//! character (bidi controls included) or a line break (CR, LF: it would split every line that
+//! names the pack) is an error, one holding only ignorable characters a
 //! warning, as in a file (docs/checks.md, "Paths and text"). Nothing else about such a name is
 //! judged: `_drafts` and `@team` are fine above a pack; inside it the pack's path rules apply.
 
@@ -9,15 +10,20 @@ use std::path::{Path, PathBuf};
 use super::Blocked;
 use crate::core::{is_hidden, is_invisible};
 
+/// Whether a character in a folder's name is an error: the page's invisible ones, and CR and LF.
+fn breaks(c: char) -> bool {
+    is_invisible(c) || matches!(c, '\n' | '\r')
+}
+
 /// What a folder name hides, if anything.
 pub(crate) fn hidden(name: &str) -> Option<Blocked> {
-    let mut chars = name.chars().filter(|&c| is_hidden(c));
+    let mut chars = name.chars().filter(|&c| is_hidden(c) || breaks(c));
     let first = chars.next()?;
     let more = chars.count();
     Some(Blocked::HiddenName {
         first,
         more,
-        invisible: name.chars().any(is_invisible),
+        invisible: name.chars().any(breaks),
     })
 }
 
@@ -105,6 +111,14 @@ mod tests {
             message(&soft),
             "the folder's name holds U+00AD and 1 more, an invisible character hippo accepts"
         );
+        // A line break is an error, as an invisible character is.
+        for name in ["a\nb", "a\r"] {
+            let b = hidden(name).expect("a finding");
+            assert!(matches!(b, Blocked::HiddenName { invisible: true, .. }));
+            assert!(message(&b).starts_with("the folder's name holds U+000"), "{name:?}");
+        }
+        // control: a tab is no line break
+        assert_eq!(hidden("a\tb"), None);
         // An ignorable before an invisible: the name is an error all the same.
         assert!(matches!(
             hidden("\u{AD}\u{200B}"),
