@@ -302,3 +302,30 @@ pub(crate) fn url_credentials(hay: &[u8], i: usize, _anchor: &str) -> Found {
     }
     Some(("url-credentials", pass_start, k))
 }
+
+/// A Cohere key, which has no prefix of its own: gitleaks' `cohere-api-token` shape with its
+/// keyword context. `cohere` in any case (the anchor is its `ohere`, so one anchor finds
+/// `cohere` and `Cohere`), up to 20 name characters, an assignment (`=`, `:`, `:=`, `=>`, `?=`,
+/// `||`, `>`, `,`, quotes and spaces around it), then 40 letters and digits ending at a quote, a
+/// space, `;`, an escaped line break or the end (a quote escaped as a JSON transcript escapes
+/// it counts as the quote), with more than 4 bits of entropy per character (a hex digest never
+/// has them) and not a placeholder. gitleaks' other keyword, `CO_API_KEY`, is a secret name:
+/// the secret-named assignments find it, with this kind.
+pub(crate) fn cohere(hay: &[u8], i: usize, _anchor: &str) -> Found {
+    let i = i.checked_sub(1)?;
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?-u)^(?i:cohere)[ \t\w.-]{0,20}(?:[\s'"]|\\{1,8}["']){0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)(?:[`'"\s=]|\\{1,8}["']){0,5}([A-Za-z0-9]{40})"#,
+        )
+        .expect("valid Cohere pattern")
+    });
+    let window = &hay[i..hay.len().min(i + 120)];
+    let key = RE.captures(window)?.get(1)?;
+    let (start, end) = (i + key.start(), i + key.end());
+    let ends = match hay.get(end) {
+        None => true,
+        Some(&b) => b"`'\" \t\r\n;".contains(&b) || escaped(hay, end, b"nr\"'") > 0,
+    };
+    let v = &hay[start..end];
+    (ends && entropy(v) > 4.0 && !is_placeholder(v)).then_some(("cohere-api-token", start, end))
+}

@@ -352,6 +352,8 @@ pub(crate) static CONTEXT: &[Detector] = &[
         "curl -u/--user user:password, and curl -H with a credential header (Api-Token:, X-Api-Key:)"),
     scanner("url-credentials", "credentials in URLs", &["://"], false, context::url_credentials,
         "scheme://user:password@host (any scheme: https, ftp, amqp, redis, postgres, ...)"),
+    scanner("cohere-api-token", "Cohere", &["ohere", "OHERE"], false, context::cohere,
+        "cohere in a name, an assignment, then 40 letters and digits (gitleaks' keyword context; CO_API_KEY is a secret-named assignment)"),
     scanner("generic-api-key", "secret-named assignments", generic::ANCHORS, false, generic::scan,
         "a secret-named key assigned a random-looking literal, in code, config, env files, connection strings"),
 ];

@@ -347,5 +347,24 @@ pub(crate) fn positives() -> Vec<Case> {
     headers(r, &mut v);
     assignments(r, &mut v);
     named(r, &mut v);
+    cohere(&mut v);
     v
+}
+
+/// Cohere keys in gitleaks' keyword context: a name holding `cohere` that is no secret name of
+/// its own, then an assignment (its own generator, so the cases before keep their values).
+fn cohere(v: &mut Vec<Case>) {
+    let r = &mut Rng(0xC0_4E4E_0001);
+    let contexts = [
+        ("cohere: ", "\n"),
+        ("{\"cohere\": \"", "\"}"),
+        ("export COHERE=", "\n"),
+        ("COHERE_PROD = '", "'\n"),
+        ("os.environ.setdefault(\"cohere\", \"", "\")"),
+        ("Cohere.default => `", "`;"),
+    ];
+    for (before, after) in contexts {
+        let key = r.mixed(&alnum(), 40);
+        v.push(pos("Cohere", "cohere-api-token", before, key, after));
+    }
 }

@@ -258,5 +258,18 @@ pub(crate) fn near_misses() -> Vec<Case> {
     tokens(r, &mut v);
     providers(r, &mut v);
     context(r, &mut v);
+    cohere(&mut v);
     v
+}
+
+/// Near-misses of a Cohere key in its keyword context: a git SHA (hex never has the entropy), a
+/// placeholder, a run of 41, no assignment, a model name.
+fn cohere(v: &mut Vec<Case>) {
+    let r = &mut Rng(0xC0_4E4E_0002);
+    let f = "Cohere";
+    v.push(near(f, format!("\"cohere\": \"{}\"", r.pick(HEX, 40))));
+    v.push(near(f, format!("cohere: {}", "x".repeat(40))));
+    v.push(near(f, format!("cohere = \"{}\"", r.mixed(&alnum(), 41))));
+    v.push(near(f, format!("cohere {}", r.mixed(&alnum(), 40))));
+    v.push(near(f, "cohere: command-r-plus-08-2024-and-then-some-more"));
 }
