@@ -117,6 +117,10 @@ pub(crate) struct Secret {
     pub(crate) evidence: Option<&'static str>,
     /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
     pub(crate) masked: String,
+    /// The other runs of 16 or more token-alphabet characters on the secret's line, each with
+    /// its first four characters and an ellipsis (`wJal…`), shown so wherever the line is: a
+    /// key's undetected half sits beside its detected id.
+    pub(crate) beside: Vec<(Span, String)>,
 }
 
 impl Secret {
@@ -135,6 +139,7 @@ impl Secret {
             fingerprint: None,
             evidence: None,
             masked: format!("{head}\u{2026}[{kind}]"),
+            beside: Vec::new(),
         }
     }
 }

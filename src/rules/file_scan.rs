@@ -42,8 +42,10 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         if let Some(scan) = &scan {
             text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
         }
+        let from = out.len();
         content::check_file(f, scan.as_ref(), view.as_ref(), out);
-        redaction::check_file(f, view.as_ref(), out);
+        let masks = redaction::check_file(f, view.as_ref(), out);
+        redaction::mask_messages(&masks, &mut out[from..]);
     }
 }
 

@@ -6,7 +6,7 @@
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`), carrying every secret
 //! of the file, masked, for the formats that place each (docs/output-formats.md).
 use super::declare::declare_rules;
-use crate::core::{Diagnostic, Secret, Severity};
+use crate::core::{Diagnostic, Secret, Severity, Span};
 use crate::model::decode::View;
 use crate::pack::{Pack, PackFile};
 
@@ -53,26 +53,48 @@ pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
 
 /// The redaction finding of one file, if any. `view` is its decoded text when it has one: a
 /// secret spelled with escapes is the secret, found at the bytes as written.
-pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) {
+/// What a file's messages must never quote whole: each secret's text (decoded) and each run
+/// beside one (as written), with the masked form that replaces it.
+pub(crate) type Masks = Vec<(String, String)>;
+
+/// The redaction finding of one file, if it holds a secret; returns the texts its other findings'
+/// messages must show masked ([`mask_messages`]).
+pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagnostic>) -> Masks {
     // Files read whole only; the bytes need not be UTF-8 (every detector matches ASCII).
     if !f.complete {
-        return;
+        return Masks::new();
     }
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
     let matches = crate::model::redact::matches_bytes(hay);
     let Some(first) = matches.first() else {
-        return;
+        return Masks::new();
     };
-    let secrets = matches
+    let mut masks = Masks::new();
+    let mut secrets = matches
         .iter()
         .map(|m| {
             let text = String::from_utf8_lossy(&hay[m.span.start..m.span.end]);
             let span = view.map_or(m.span, |v| v.raw_span(m.span));
             let mut secret = Secret::new(m.kind, span, &text);
             secret.evidence = m.verified.then_some("verified-shape");
+            masks.push((text.into_owned(), secret.masked.clone()));
             secret
         })
         .collect::<Vec<_>>();
+    let spans: Vec<Span> = secrets.iter().map(|s| s.span).collect();
+    for s in &mut secrets {
+        s.beside = beside(&f.bytes, s.span, &spans)
+            .into_iter()
+            .map(|run| {
+                let text = String::from_utf8_lossy(&f.bytes[run.start..run.end]).into_owned();
+                let shown = format!("{}\u{2026}", &text[..4]);
+                masks.push((text, shown.clone()));
+                (run, shown)
+            })
+            .collect();
+    }
+    masks.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
+    masks.dedup();
     let mut d = Diagnostic::key(
         &REDACTION,
         &f.path,
@@ -87,6 +109,63 @@ pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagno
     } else {
         d.with_severity(Severity::Warning)
     });
+    masks
+}
+
+/// The shortest run beside a secret that is masked: a key's undetected half (an AWS secret
+/// access key beside its detected id) is longer.
+const RUN: usize = 16;
+
+/// The characters of the token alphabets: letters, digits and base64's and base64url's `+`,
+/// `/`, `=`, `-`, `_`.
+fn token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+}
+
+/// The runs of [`RUN`] or more token-alphabet characters on the lines `secret` covers, outside
+/// every secret of the file (`secrets`): shown masked wherever the line is (docs/redaction.md).
+fn beside(bytes: &[u8], secret: Span, secrets: &[Span]) -> Vec<Span> {
+    let end = secret.end.min(bytes.len());
+    let first = bytes[..secret.start.min(end)]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let last = bytes[end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| end + i);
+    let in_secret = |i: usize| secrets.iter().any(|s| s.start <= i && i < s.end);
+    let mut out = Vec::new();
+    let mut i = first;
+    while i < last {
+        if !token_char(bytes[i]) || in_secret(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < last && token_char(bytes[i]) && !in_secret(i) {
+            i += 1;
+        }
+        if i - start >= RUN {
+            out.push(Span::new(start, i));
+        }
+    }
+    out
+}
+
+/// Every secret text and every run beside a secret that `findings`' messages quote, masked: a
+/// quote from a line holding a secret never shows it, nor its undetected half.
+pub(crate) fn mask_messages(masks: &Masks, findings: &mut [Diagnostic]) {
+    if masks.is_empty() {
+        return;
+    }
+    for d in findings {
+        for (text, shown) in masks {
+            if d.message.contains(text.as_str()) {
+                d.message = d.message.replace(text.as_str(), shown);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -125,6 +204,40 @@ mod tests {
     /// An access key id of the right shape, built at run time.
     fn key() -> String {
         format!("{}{}", "AKIA", "Q7RZ2MNB4XK5WP3T")
+    }
+
+    #[test]
+    fn runs_beside_a_secret_on_its_line_are_masked_too() {
+        let half = "Xq9vL2mT8kR4wZ7nB3cY6pD1fH5jG0sA";
+        let text = format!(
+            "intro {half}\nkey {} {half} short123456789a end\nnext {half}\n",
+            key()
+        );
+        let p = bytes_pack(&[("prompts/p.md", text.clone().into_bytes(), true)]);
+        let mut out = Vec::new();
+        let f = &p.files()[0];
+        let masks = check_file(f, None, &mut out);
+        let line = text.find("key ").unwrap();
+        let at = text[line..].find(half).unwrap() + line;
+        // Only the run on the secret's line; a run of 15 is left, as are the other lines.
+        assert_eq!(
+            out[0].secrets[0].beside,
+            [(Span::new(at, at + half.len()), "Xq9v\u{2026}".to_string())]
+        );
+        assert!(masks.iter().any(|(t, m)| t == half && m == "Xq9v\u{2026}"));
+        assert!(masks.iter().any(|(t, _)| *t == key()));
+        // A message quoting the line shows neither whole; control: one quoting other text
+        // stays as it is.
+        let mut quotes = vec![
+            Diagnostic::file(&REDACTION, "prompts/p.md", format!("text \"{} {half}\"", key())),
+            Diagnostic::file(&REDACTION, "prompts/p.md", "text \"short123456789a\""),
+        ];
+        mask_messages(&masks, &mut quotes);
+        assert_eq!(
+            quotes[0].message,
+            "text \"AKIA\u{2026}[aws-access-token] Xq9v\u{2026}\""
+        );
+        assert_eq!(quotes[1].message, "text \"short123456789a\"");
     }
 
     #[test]

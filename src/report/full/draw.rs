@@ -155,15 +155,21 @@ fn set_columns(drawn: &str, columns: &[usize]) -> String {
     out
 }
 
-/// The secrets of `file` (its redaction finding's), each span with its masked text.
+/// The secrets of `file` (its redaction finding's) and the runs beside them on their lines,
+/// each span with its masked text.
 fn masks<'r>(r: &'r PackReport, file: &str) -> Vec<(Span, &'r str)> {
     let mut out: Vec<(Span, &str)> = r
         .diagnostics
         .iter()
         .filter(|d| d.file.as_deref() == Some(file))
-        .flat_map(|d| d.secrets.iter().map(|s| (s.span, s.masked.as_str())))
+        .flat_map(|d| &d.secrets)
+        .flat_map(|s| {
+            let beside = s.beside.iter().map(|(span, shown)| (*span, shown.as_str()));
+            std::iter::once((s.span, s.masked.as_str())).chain(beside)
+        })
         .collect();
     out.sort_by_key(|m| m.0.start);
+    out.dedup_by_key(|m| m.0);
     out
 }
 
