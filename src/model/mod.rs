@@ -7,6 +7,7 @@
 pub(crate) mod case;
 pub mod decode;
 pub(crate) mod documents;
+pub(crate) mod glob_reach;
 pub(crate) mod manifest;
 pub(crate) mod pass;
 pub(crate) mod prompt;

@@ -7,6 +7,7 @@
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
 use crate::core::{Diagnostic, Span, suggest};
+use crate::model::glob_reach::{self, Reach};
 use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
 use crate::model::toml_spans::{self, DeTable};
@@ -53,7 +54,9 @@ declare_rules! {
     /// (default 200000); note_types is one to five of policy, decision, log, evidence and topic;
     /// note_paths is one to twenty glob patterns (**, *, ?, [...], {a,b}) of at most 200 bytes, not
     /// starting with / and with no .. component, matched against a note's workspace path such as
-    /// notes/Decision log.md.
+    /// notes/Decision log.md. A pattern is judged as the glob matcher parses it, so no spelling
+    /// names a .. component or an absolute path either: [.][.]/, {..,a}/, \.\./, {/etc,a} and
+    /// [/]etc are the same error (a wildcard that happens to match .. is not).
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest one (`did you mean `prompts/decision-log.md`?`, `did you mean `decision`?`).
@@ -346,8 +349,17 @@ pub(crate) fn pattern_problem(pattern: &str) -> Option<String> {
         Some(format!("{pattern} starts with /"))
     } else if pattern.split('/').any(|c| c == "..") {
         Some(format!("{pattern} has a .. component"))
+    } else if let Err(why) = one_glob(pattern) {
+        Some(why)
     } else {
-        one_glob(pattern).err()
+        // The glob as the matcher parses it: `[.][.]/`, `{..,a}/`, `\.\./`, `{/etc,a}`, `[/]etc`.
+        glob_reach::reach(pattern).map(|r| match r {
+            Reach::Parent => format!("{pattern} can match a .. component"),
+            Reach::Absolute => format!("{pattern} can match an absolute path"),
+            Reach::TooComplex => {
+                format!("{pattern} is too complex to check for a .. component or an absolute path")
+            }
+        })
     }
 }
 

@@ -245,7 +245,17 @@ pub(crate) fn css_strings(s: &str) -> Vec<(&'static str, String)> {
     out
 }
 
-/// The CSS forms that hold a URL: `url()` bare and quoted, `@import`, protocol-relative.
+/// A protocol-relative URL with its second slash written as `backslash` (a near miss, which has
+/// no leading `//`, as it is).
+fn backslashed(rel: &str, backslash: &str) -> String {
+    match rel.strip_prefix("//") {
+        Some(rest) => format!("/{backslash}{rest}"),
+        None => rel.to_string(),
+    }
+}
+
+/// The CSS forms that hold a URL: `url()` bare and quoted, `@import`, protocol-relative, a
+/// backslash for a slash, an `image-set()` string.
 pub(crate) fn css_urls(url: &str) -> Vec<(&'static str, String)> {
     let rel = url.split_once(':').map_or(url, |p| p.1);
     let hex: String = url
@@ -276,6 +286,20 @@ pub(crate) fn css_urls(url: &str) -> Vec<(&'static str, String)> {
         (
             "CSS @import with an escape",
             format!("@import url(\"{hex}\");\n"),
+        ),
+        // A URL parser reads a backslash as a slash: `/\host` is `//host`, written as a CSS
+        // string's escaped backslash and as a hex escape of one.
+        (
+            "CSS url() with a backslash for a slash",
+            format!("a {{ background: url(\"{}\"); }}\n", backslashed(rel, "\\\\")),
+        ),
+        (
+            "CSS url() with a hex escape of a backslash",
+            format!("a {{ background: url({}); }}\n", backslashed(rel, "\\5c ")),
+        ),
+        (
+            "CSS image-set() string",
+            format!("a {{ background: image-set(\"{rel}\" 1x); }}\n"),
         ),
     ]
 }

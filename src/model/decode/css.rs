@@ -96,19 +96,175 @@ fn escape(text: &str, i: usize, in_string: bool) -> (usize, Option<char>) {
     }
 }
 
-/// The targets of `url(...)` and `@import "..."` that are URLs: absolute (a scheme other than
-/// `data:`) or protocol-relative (`//host/...`). Spans in `text`'s coordinates, at the target.
+/// The targets of `url(...)`, `@import "..."` and the strings of `image-set(...)` that are URLs
+/// once the WHATWG URL standard parses them, as a browser does: relative to a style sheet's own
+/// address, a target is a URL when it leaves that host (`//host/...`, and `/\host/...`, since a
+/// backslash is a slash in a URL of the web's schemes; leading spaces and tabs or line breaks
+/// inside are dropped first) or names a scheme of its own other than `data:`. Spans in `text`'s
+/// coordinates (the decoded text, so `\5c` is the backslash it spells), from the target's
+/// first character over its scheme or its leading slashes.
 pub fn css_urls(text: &str) -> Vec<Span> {
+    targets(text)
+        .into_iter()
+        .filter(|t| leaves_the_sheet(&text[t.start..t.end]))
+        .map(|t| {
+            let target = &text[t.start..t.end];
+            // The spaces and controls the URL parser drops from the start are no part of it.
+            let trimmed = target.trim_start_matches(|c: char| c <= ' ');
+            let start = t.start + (target.len() - trimmed.len());
+            Span::new(start, start + head_len(trimmed).max(1).min(trimmed.len()))
+        })
+        .collect()
+}
+
+/// Where a style sheet stands, for parsing its targets as a browser does.
+const SHEET: &str = "https://theme.invalid/theme.css";
+
+/// Whether a target, parsed against the style sheet's address, names another host or a scheme
+/// of its own (not `data:`).
+fn leaves_the_sheet(target: &str) -> bool {
+    let Ok(base) = url::Url::parse(SHEET) else {
+        return false;
+    };
+    match base.join(target) {
+        Ok(u) => u.scheme() != "data" && (u.scheme() != base.scheme() || u.host() != base.host()),
+        // A target a browser cannot parse loads nothing; one that starts like a host or a
+        // scheme is still written as a URL.
+        Err(_) => head_len(target) > 0,
+    }
+}
+
+/// The length of a target's scheme and colon (`https:`), or of its leading slashes and
+/// backslashes (`//`, `/\`); 0 for neither.
+fn head_len(target: &str) -> usize {
+    let b = target.as_bytes();
+    let slashes = b.iter().take_while(|&&c| c == b'/' || c == b'\\').count();
+    if slashes >= 2 {
+        return slashes;
+    }
+    let scheme = match b.first() {
+        Some(c) if c.is_ascii_alphabetic() => b
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-'))
+            .count(),
+        _ => 0,
+    };
+    if scheme > 0 && b.get(scheme) == Some(&b':') {
+        scheme + 1
+    } else {
+        0
+    }
+}
+
+/// Every target a style sheet loads: the argument of each `url(`, the string after each
+/// `@import`, and each string inside `image-set(` (and `-webkit-image-set(`); spans of the
+/// target without its quotes and the spaces around it.
+fn targets(text: &str) -> Vec<Span> {
     use std::sync::LazyLock;
     static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
-            r#"(?i)(?:\burl\(\s*["']?|@import\s+["'])\s*(?P<target>//|[a-z][a-z0-9+.\-]*:)"#,
-        )
-        .expect("css url regex")
+        regex::Regex::new(r#"(?i)\burl\(|@import\s*["']|\bimage-set\("#)
+            .expect("css target regex")
     });
-    RE.captures_iter(text)
-        .filter_map(|c| c.name("target"))
-        .filter(|m| !m.as_str().eq_ignore_ascii_case("data:"))
-        .map(|m| Span::new(m.start(), m.end()))
-        .collect()
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for m in RE.find_iter(text) {
+        let lower = m.as_str().to_ascii_lowercase();
+        if lower.starts_with("image-set") {
+            out.extend(set_strings(text, m.end()));
+        } else if lower.starts_with("@import") {
+            let quote = b[m.end() - 1];
+            out.push(string_at(text, m.end(), quote));
+        } else {
+            out.push(url_argument(text, m.end()));
+        }
+    }
+    out
+}
+
+/// The argument of a `url(` whose parenthesis ends at `i`: a quoted string's text, or the
+/// unquoted text up to `)` or white space.
+fn url_argument(text: &str, i: usize) -> Span {
+    let b = text.as_bytes();
+    let start = i + b[i..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+    match b.get(start) {
+        Some(&q @ (b'"' | b'\'')) => string_at(text, start + 1, q),
+        _ => {
+            let end = b[start..]
+                .iter()
+                .position(|&c| c == b')' || c.is_ascii_whitespace())
+                .map_or(b.len(), |k| start + k);
+            Span::new(start, end)
+        }
+    }
+}
+
+/// A string's text from `start` (after its opening quote) to its closing quote or line break.
+fn string_at(text: &str, start: usize, quote: u8) -> Span {
+    let b = text.as_bytes();
+    let end = b[start..]
+        .iter()
+        .position(|&c| c == quote || c == b'\n')
+        .map_or(b.len(), |k| start + k);
+    Span::new(start, end)
+}
+
+/// The strings inside an `image-set(` whose parenthesis ends at `i`, up to its closing
+/// parenthesis (a `url()` inside it is found as any other).
+fn set_strings(text: &str, i: usize) -> Vec<Span> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut k, mut depth) = (i, 1usize);
+    while k < b.len() && depth > 0 {
+        match b[k] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            q @ (b'"' | b'\'') if depth == 1 => {
+                let s = string_at(text, k + 1, q);
+                out.push(s);
+                k = s.end;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<&str> {
+        css_urls(text).iter().map(|s| &text[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn a_backslash_is_a_slash_as_a_browser_reads_it() {
+        // Decoded text: `url("/\\evil")` and `url(/\5c evil)` both reach here as `/\evil`.
+        assert_eq!(found("a { b: url(\"/\\evil.example/x\") }"), ["/\\"]);
+        assert_eq!(found("a { b: url(/\\evil.example/x) }"), ["/\\"]);
+        assert_eq!(found("a { b: url(\\\\evil.example/x) }"), ["\\\\"]);
+        assert_eq!(found("a { b: url(\" //evil.example\") }"), ["//"]);
+        assert_eq!(found("a { b: url(\"/\t/evil.example\") }"), ["/"]);
+        assert_eq!(found("a { b: url(JavaScript:alert(1)) }"), ["JavaScript:"]);
+        // Controls: paths on the sheet's own host, and data:.
+        for fine in [
+            "a { b: url(img/x.png) }",
+            "a { b: url(/img/x.png) }",
+            "a { b: url(\"./\\img\\x.png\") }",
+            "a { b: url(\"data:image/png;base64,AA\") }",
+            "a { b: url(#frag) }",
+        ] {
+            assert!(found(fine).is_empty(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn image_set_strings_are_targets() {
+        let text = "a { b: image-set(\"x.png\" 1x, \"//evil.example/y.png\" 2x); c: -webkit-image-set(url(https://h/z.png) 1x) }";
+        assert_eq!(found(text), ["//", "https:"]);
+        assert!(found("a { b: image-set(\"x.png\" 1x, 'y.png' 2x) }").is_empty());
+        // control: a string outside image-set() loads nothing
+        assert!(found("a { content: \"//evil.example\" }").is_empty());
+    }
 }
