@@ -60,6 +60,16 @@ pub fn is_hidden(c: char) -> bool {
     is_invisible(c) || is_ignorable(c)
 }
 
+/// Whether a character ends a line for some reader: line feed, vertical tab, form feed, carriage
+/// return, next line (U+0085), line separator (U+2028) and paragraph separator (U+2029), the
+/// line breaks of Unicode's UAX #14 mandatory-break classes. "One line" means none of them.
+pub(crate) fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
 /// Unicode's space separators (general category Zs; a unit test holds the list equal to the
 /// Unicode data the `regex` crate carries): what the fold table reads as a space.
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::session::Session;
 use crate::model::prompt::{CLOSING_INSTRUCTION, Placeholder, ends_with_closing_instruction};
+use crate::core::breaks_line;
 use crate::model::transcript::Turn;
 #[cfg(test)]
 use crate::model::{prompt::placeholders, transcript::Role};
@@ -22,16 +23,6 @@ pub(crate) struct CallData<'a> {
 /// `<<<UNTRUSTED name>>>`, the data defanged, `<<<END name>>>`.
 pub(crate) fn block(name: &str, data: &str) -> String {
     format!("<<<UNTRUSTED {name}>>>\n{}\n<<<END {name}>>>", defang(data))
-}
-
-/// Whether a character ends a line for some reader: line feed, vertical tab, form feed, carriage
-/// return, next line (U+0085), line separator (U+2028) and paragraph separator (U+2029), the
-/// line breaks of Unicode's UAX #14 mandatory-break classes. serde_json leaves U+2028/9 raw.
-fn breaks_line(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
 }
 
 /// One space before every line that starts with `<<<`, where a line starts after any Unicode

@@ -49,7 +49,8 @@ declare_rules! {
     /// local, registry, official, test, tests); version is MAJOR.MINOR.PATCH with numbers of at
     /// most four digits and no leading zero; description is one line of 1 to 160 characters with no
     /// space at either end; authors is one to five names of one line and 1 to 80 characters;
-    /// license is 1 to 64 of letters, digits, '.', '+' and '-'.
+    /// license is 1 to 64 of letters, digits, '.', '+' and '-'. One line means no line
+    /// terminator of any kind: LF, CR, VT, FF, U+0085, U+2028 or U+2029.
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest valid value (`did you mean `1.0.0`?`).

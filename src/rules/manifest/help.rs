@@ -68,7 +68,7 @@ pub(crate) fn version(s: &str) -> String {
 /// A description: one line of 1 to 160 characters with no space at either end.
 pub(crate) fn description(s: &str) -> String {
     let n = s.chars().count();
-    if s.contains(['\n', '\r']) {
+    if s.contains(crate::core::breaks_line) {
         "write it on one line; the README holds the rest".into()
     } else if n == 0 {
         "say what the pack does in one line of 1 to 160 characters".into()

@@ -37,8 +37,9 @@ pub(crate) fn version_problem(s: &str) -> Option<String> {
     })
 }
 
+/// No line terminator of any kind (LF, CR, VT, FF, U+0085, U+2028, U+2029).
 fn one_line(s: &str) -> bool {
-    !s.contains(['\n', '\r'])
+    !s.contains(crate::core::breaks_line)
 }
 
 pub(crate) fn description_problem(s: &str) -> Option<String> {
@@ -95,5 +96,18 @@ mod tests {
         assert!(description_problem(&"x".repeat(161)).is_some());
         assert_eq!(license_problem("Apache-2.0"), None);
         assert!(license_problem("MIT OR Apache").is_some());
+    }
+
+    #[test]
+    fn every_line_terminator_breaks_one_line() {
+        let span = Span::new(0, 0);
+        for t in ['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'] {
+            let s = format!("a{t}b");
+            assert_eq!(description_problem(&s), Some("must be one line".into()), "{t:?}");
+            assert!(authors_problem(&[(s.as_str(), span)]).is_some(), "{t:?}");
+        }
+        // control: a tab and a no-break space are on the line
+        assert_eq!(description_problem("a\tb\u{A0}c"), None);
+        assert_eq!(authors_problem(&[("Ann\u{A0}Lee", span)]), None);
     }
 }
