@@ -30,4 +30,4 @@ pub use rule::Rule;
 pub(crate) use rule::{Origin, Precision};
 pub use severity::Severity;
 pub use unicode::{is_hidden, is_invisible};
-pub(crate) use unicode::{breaks_line, is_ignorable, is_unusual_space};
+pub(crate) use unicode::{Script, breaks_line, is_ignorable, is_unusual_space, script};

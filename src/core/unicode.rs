@@ -18,34 +18,63 @@ pub fn is_invisible(c: char) -> bool {
 /// which hide the text between them in most renderers (docs/security.md).
 const ANNOTATION: std::ops::RangeInclusive<u32> = 0xFFF9..=0xFFFB;
 
-/// Unicode's Default_Ignorable_Code_Point ranges, read from the Unicode data the `regex-syntax`
-/// crate carries (generated from DerivedCoreProperties.txt), sorted.
-static DEFAULT_IGNORABLE: LazyLock<Vec<(u32, u32)>> = LazyLock::new(|| {
+/// The ranges of a Unicode property class (`\p{...}`), read from the Unicode data the
+/// `regex-syntax` crate carries, sorted. regex-syntax is built with the tables the classes
+/// below need (Cargo.toml); without them a class is empty, which the unit tests below catch.
+fn property(class: &str) -> Vec<(u32, u32)> {
     use regex_syntax::hir::{Class, HirKind};
-    let hir = regex_syntax::ParserBuilder::new()
-        .build()
-        .parse(r"\p{Default_Ignorable_Code_Point}");
+    let hir = regex_syntax::ParserBuilder::new().build().parse(class);
     match hir.as_ref().map(|h| h.kind()) {
         Ok(HirKind::Class(Class::Unicode(cls))) => cls
             .ranges()
             .iter()
             .map(|r| (r.start() as u32, r.end() as u32))
             .collect(),
-        // regex-syntax is built with its Unicode tables; without them no character is reported
-        // beyond the page's list, which a unit test below catches.
         _ => Vec::new(),
     }
-});
+}
+
+/// Whether `c` is in sorted ranges.
+fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+    let u = c as u32;
+    let i = table.partition_point(|&(_, end)| end < u);
+    table.get(i).is_some_and(|&(start, _)| start <= u)
+}
+
+/// Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt).
+static DEFAULT_IGNORABLE: LazyLock<Vec<(u32, u32)>> =
+    LazyLock::new(|| property(r"\p{Default_Ignorable_Code_Point}"));
 
 /// Whether a character is default-ignorable in Unicode's data.
 pub(crate) fn is_default_ignorable(c: char) -> bool {
-    let u = c as u32;
-    if u < 0xAD {
-        return false;
+    (c as u32) >= 0xAD && in_ranges(&DEFAULT_IGNORABLE, c)
+}
+
+/// The scripts `mixed-script` tells apart (Unicode's Script property, Scripts.txt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+}
+
+static SCRIPTS: LazyLock<[(Script, Vec<(u32, u32)>); 3]> = LazyLock::new(|| {
+    [
+        (Script::Latin, property(r"\p{Script=Latin}")),
+        (Script::Cyrillic, property(r"\p{Script=Cyrillic}")),
+        (Script::Greek, property(r"\p{Script=Greek}")),
+    ]
+});
+
+/// The script of a character, when it is Latin, Cyrillic or Greek.
+pub(crate) fn script(c: char) -> Option<Script> {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic().then_some(Script::Latin);
     }
-    let table = &*DEFAULT_IGNORABLE;
-    let i = table.partition_point(|&(_, end)| end < u);
-    table.get(i).is_some_and(|&(start, _)| start <= u)
+    SCRIPTS
+        .iter()
+        .find(|(_, table)| in_ranges(table, c))
+        .map(|(s, _)| *s)
 }
 
 /// The characters beyond the page's list that hide text all the same (docs/checks.md, "Paths and
@@ -109,6 +138,18 @@ mod tests {
         }
         for c in ['a', 'é', '\u{00A0}', '\u{FFFC}', '\u{1D17B}', '\u{2028}'] {
             assert!(!is_ignorable(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn scripts_come_from_unicode_data() {
+        assert_eq!(script('V'), Some(Script::Latin));
+        assert_eq!(script('\u{E9}'), Some(Script::Latin));
+        assert_eq!(script('\u{430}'), Some(Script::Cyrillic));
+        assert_eq!(script('\u{3BF}'), Some(Script::Greek));
+        // controls: Japanese, Korean, a digit and punctuation have none of the three
+        for c in ['\u{5C71}', '\u{3055}', '\u{C73C}', '1', '\''] {
+            assert_eq!(script(c), None, "{c:?}");
         }
     }
 

@@ -9,6 +9,7 @@ use crate::model::toml_spans;
 use crate::pack::Pack;
 
 mod help;
+mod script;
 mod values;
 
 use values::{
@@ -55,6 +56,18 @@ declare_rules! {
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest valid value (`did you mean `1.0.0`?`).
     pub(crate) static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
+
+    /// A name or description that mixes Latin letters with Cyrillic or Greek look-alikes
+    ///
+    /// A word of description or of an authors entry (a run of letters and marks; apostrophes,
+    /// punctuation and digits split words) in which Latin letters stand beside Cyrillic or Greek
+    /// letters that look like Latin ones, such as Vаnitas written with a Cyrillic а: the shape of
+    /// an impersonated author or project, which a registry's reviewer reads as the Latin name.
+    /// The message names the first look-alike. Names in one script (José Müller, Иван Петров),
+    /// and Japanese, Chinese or Korean beside Latin (山田さくら, Git으로), are not this warning.
+    ///
+    /// How to fix: Write the word in one script: retype the look-alike letter as the Latin one.
+    pub(crate) static MIXED_SCRIPT = "mixed-script", Warning, High, security_severity = "5.0";
 }
 
 const PATH: &str = "pack.toml";
@@ -111,8 +124,24 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> 
         if let Some((why, help)) = (key.check)(&mut m, &entry) {
             reader.wrong(&entry, why, help);
         }
+        mixed_scripts(&entry, reader.out);
     }
     Some(m)
+}
+
+/// The `mixed-script` warnings of description and of each authors entry, at the value.
+fn mixed_scripts(e: &Entry<'_, '_>, out: &mut Vec<Diagnostic>) {
+    let values = match &e.value {
+        Value::String(s) if e.key == "description" => vec![(*s, e.span)],
+        Value::Strings(list) if e.key == "authors" => list.clone(),
+        _ => return,
+    };
+    for (text, span) in values {
+        if let Some(why) = script::mixed(text) {
+            let m = format!("{}: {why}", e.key);
+            out.push(Diagnostic::key(&MIXED_SCRIPT, PATH, span, m));
+        }
+    }
 }
 
 fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
