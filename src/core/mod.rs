@@ -29,5 +29,5 @@ pub(crate) use line_index::LineIndex;
 pub use rule::Rule;
 pub(crate) use rule::{Origin, Precision};
 pub use severity::Severity;
-pub use unicode::{is_hidden, is_invisible};
 pub(crate) use unicode::{Script, breaks_line, is_ignorable, is_unusual_space, script};
+pub use unicode::{is_hidden, is_invisible};

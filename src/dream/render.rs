@@ -3,8 +3,8 @@
 //! before it, so data can never close its own block.
 
 use super::session::Session;
-use crate::model::prompt::{CLOSING_INSTRUCTION, Placeholder, ends_with_closing_instruction};
 use crate::core::breaks_line;
+use crate::model::prompt::{CLOSING_INSTRUCTION, Placeholder, ends_with_closing_instruction};
 use crate::model::transcript::Turn;
 #[cfg(test)]
 use crate::model::{prompt::placeholders, transcript::Role};

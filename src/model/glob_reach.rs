@@ -104,18 +104,26 @@ impl Glob {
 
     fn start(&mut self) -> Result<LazyStateID, ()> {
         let config = start::Config::new().anchored(Anchored::Yes);
-        self.dfa.start_state(&mut self.cache, &config).map_err(|_| ())
+        self.dfa
+            .start_state(&mut self.cache, &config)
+            .map_err(|_| ())
     }
 
     fn feed(&mut self, mut sid: LazyStateID, bytes: &[u8]) -> Result<LazyStateID, ()> {
         for &b in bytes {
-            sid = self.dfa.next_state(&mut self.cache, sid, b).map_err(|_| ())?;
+            sid = self
+                .dfa
+                .next_state(&mut self.cache, sid, b)
+                .map_err(|_| ())?;
         }
         Ok(sid)
     }
 
     fn matches(&mut self, sid: LazyStateID) -> Result<bool, ()> {
-        let end = self.dfa.next_eoi_state(&mut self.cache, sid).map_err(|_| ())?;
+        let end = self
+            .dfa
+            .next_eoi_state(&mut self.cache, sid)
+            .map_err(|_| ())?;
         Ok(end.is_match())
     }
 
@@ -125,9 +133,11 @@ impl Glob {
         let start = self.start()?;
         let named = self.feed(start, NAME)?;
         let first = (self.feed(start, b"/")?, self.feed(named, b"/")?);
-        self.walk(first, |g, (with, without), b| {
-            Ok((g.feed(with, &[b])?, g.feed(without, &[b])?))
-        }, |g, (with, without)| Ok(g.matches(with)? && !g.matches(without)?))
+        self.walk(
+            first,
+            |g, (with, without), b| Ok((g.feed(with, &[b])?, g.feed(without, &[b])?)),
+            |g, (with, without)| Ok(g.matches(with)? && !g.matches(without)?),
+        )
     }
 
     /// Whether some path with a `..` component is matched and the same path with each one
@@ -136,30 +146,40 @@ impl Glob {
     fn parent(&mut self) -> Result<bool, ()> {
         let start = self.start()?;
         let first = (start, start, Component::Start, false);
-        self.walk(first, |g, (path, named, at, replaced), b| {
-            let path = g.feed(path, &[b])?;
-            let slash = b == b'/';
-            let next = if slash { Component::Start } else { Component::Other };
-            Ok(match (at, b) {
-                (Component::Start, b'.') => (path, named, Component::Dot, replaced),
-                (Component::Dot, b'.') => (path, named, Component::Dots, replaced),
-                (Component::Dot, _) => (path, g.feed(named, &[b'.', b])?, next, replaced),
-                (Component::Dots, b'/') => {
-                    let named = g.feed(named, NAME)?;
-                    let named = g.feed(named, b"/")?;
-                    (path, named, Component::Start, true)
-                }
-                (Component::Dots, _) => (path, g.feed(named, &[b'.', b'.', b])?, next, replaced),
-                _ => (path, g.feed(named, &[b])?, next, replaced),
-            })
-        }, |g, (path, named, at, replaced)| {
-            let (named, replaced) = match at {
-                Component::Dot => (g.feed(named, b".")?, replaced),
-                Component::Dots => (g.feed(named, NAME)?, true),
-                _ => (named, replaced),
-            };
-            Ok(replaced && g.matches(path)? && !g.matches(named)?)
-        })
+        self.walk(
+            first,
+            |g, (path, named, at, replaced), b| {
+                let path = g.feed(path, &[b])?;
+                let slash = b == b'/';
+                let next = if slash {
+                    Component::Start
+                } else {
+                    Component::Other
+                };
+                Ok(match (at, b) {
+                    (Component::Start, b'.') => (path, named, Component::Dot, replaced),
+                    (Component::Dot, b'.') => (path, named, Component::Dots, replaced),
+                    (Component::Dot, _) => (path, g.feed(named, &[b'.', b])?, next, replaced),
+                    (Component::Dots, b'/') => {
+                        let named = g.feed(named, NAME)?;
+                        let named = g.feed(named, b"/")?;
+                        (path, named, Component::Start, true)
+                    }
+                    (Component::Dots, _) => {
+                        (path, g.feed(named, &[b'.', b'.', b])?, next, replaced)
+                    }
+                    _ => (path, g.feed(named, &[b])?, next, replaced),
+                })
+            },
+            |g, (path, named, at, replaced)| {
+                let (named, replaced) = match at {
+                    Component::Dot => (g.feed(named, b".")?, replaced),
+                    Component::Dots => (g.feed(named, NAME)?, true),
+                    _ => (named, replaced),
+                };
+                Ok(replaced && g.matches(path)? && !g.matches(named)?)
+            },
+        )
     }
 
     /// A breadth-first walk of configurations, one byte of each class at a time, until one

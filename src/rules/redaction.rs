@@ -229,7 +229,11 @@ mod tests {
         // A message quoting the line shows neither whole; control: one quoting other text
         // stays as it is.
         let mut quotes = vec![
-            Diagnostic::file(&REDACTION, "prompts/p.md", format!("text \"{} {half}\"", key())),
+            Diagnostic::file(
+                &REDACTION,
+                "prompts/p.md",
+                format!("text \"{} {half}\"", key()),
+            ),
             Diagnostic::file(&REDACTION, "prompts/p.md", "text \"short123456789a\""),
         ];
         mask_messages(&masks, &mut quotes);

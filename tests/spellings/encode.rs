@@ -291,7 +291,10 @@ pub(crate) fn css_urls(url: &str) -> Vec<(&'static str, String)> {
         // string's escaped backslash and as a hex escape of one.
         (
             "CSS url() with a backslash for a slash",
-            format!("a {{ background: url(\"{}\"); }}\n", backslashed(rel, "\\\\")),
+            format!(
+                "a {{ background: url(\"{}\"); }}\n",
+                backslashed(rel, "\\\\")
+            ),
         ),
         (
             "CSS url() with a hex escape of a backslash",

@@ -9,6 +9,7 @@
 mod common;
 mod encode;
 mod fix;
+mod rows;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -114,8 +114,17 @@ mod tests {
         // A line break is an error, as an invisible character is.
         for name in ["a\nb", "a\r"] {
             let b = hidden(name).expect("a finding");
-            assert!(matches!(b, Blocked::HiddenName { invisible: true, .. }));
-            assert!(message(&b).starts_with("the folder's name holds U+000"), "{name:?}");
+            assert!(matches!(
+                b,
+                Blocked::HiddenName {
+                    invisible: true,
+                    ..
+                }
+            ));
+            assert!(
+                message(&b).starts_with("the folder's name holds U+000"),
+                "{name:?}"
+            );
         }
         // control: a tab is no line break
         assert_eq!(hidden("a\tb"), None);

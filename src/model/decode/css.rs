@@ -162,8 +162,7 @@ fn head_len(target: &str) -> usize {
 fn targets(text: &str) -> Vec<Span> {
     use std::sync::LazyLock;
     static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r#"(?i)\burl\(|@import\s*["']|\bimage-set\("#)
-            .expect("css target regex")
+        regex::Regex::new(r#"(?i)\burl\(|@import\s*["']|\bimage-set\("#).expect("css target regex")
     });
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -185,7 +184,10 @@ fn targets(text: &str) -> Vec<Span> {
 /// unquoted text up to `)` or white space.
 fn url_argument(text: &str, i: usize) -> Span {
     let b = text.as_bytes();
-    let start = i + b[i..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let start = i + b[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
     match b.get(start) {
         Some(&q @ (b'"' | b'\'')) => string_at(text, start + 1, q),
         _ => {
@@ -235,7 +237,10 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<&str> {
-        css_urls(text).iter().map(|s| &text[s.start..s.end]).collect()
+        css_urls(text)
+            .iter()
+            .map(|s| &text[s.start..s.end])
+            .collect()
     }
 
     #[test]

@@ -101,9 +101,15 @@ mod tests {
     #[test]
     fn every_line_terminator_breaks_one_line() {
         let span = Span::new(0, 0);
-        for t in ['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'] {
+        for t in [
+            '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}',
+        ] {
             let s = format!("a{t}b");
-            assert_eq!(description_problem(&s), Some("must be one line".into()), "{t:?}");
+            assert_eq!(
+                description_problem(&s),
+                Some("must be one line".into()),
+                "{t:?}"
+            );
             assert!(authors_problem(&[(s.as_str(), span)]).is_some(), "{t:?}");
         }
         // control: a tab and a no-break space are on the line

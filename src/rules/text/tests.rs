@@ -90,8 +90,10 @@ fn unusual_spaces_are_found_in_order_and_common_ones_are_not() {
     // Control: the spaces of ordinary text in French, Japanese and Chinese, and the other space
     // separators (typography), are not unusual.
     assert!(
-        unusual_spaces("a b\u{A0}: \u{202F}; \u{3000}x 1\u{2009}000\u{2003}\u{1680}\t\n".as_bytes())
-            .is_empty()
+        unusual_spaces(
+            "a b\u{A0}: \u{202F}; \u{3000}x 1\u{2009}000\u{2003}\u{1680}\t\n".as_bytes()
+        )
+        .is_empty()
     );
 }
 
