@@ -36,7 +36,10 @@ declare_rules! {
     /// A transcript record of the wrong shape
     ///
     /// Claude Code records of type user or assistant carry a sessionId and message.content, a
-    /// string or a list of text, tool_use, tool_result and thinking blocks. Codex rollouts start
+    /// string or a list of content blocks, each an object with a string type: every type of
+    /// Anthropic's API (text, tool_use, tool_result, thinking, image, document, a server tool's
+    /// blocks) and any later one is accepted, and only text, tool_use and tool_result give the
+    /// turn its text. Codex rollouts start
     /// with a session_meta record whose payload.id is the session id; response_item payloads of
     /// type message have a role and a list of content blocks, function_call a name. Other record
     /// types are kept but are not turns.

@@ -28,8 +28,38 @@ impl Role {
 /// A turn's role, its text and its own text (without tool output).
 pub(super) type TurnText = (Role, String, String);
 
-/// A Claude Code `user`/`assistant` record: `message.content` a string or a list of `text`,
-/// `tool_use`, `tool_result` and `thinking` blocks. Thinking is not sent.
+/// The content block types of Anthropic's Messages API that a Claude Code record can hold, as
+/// the published API types list them: the `type` of each block of `ContentBlock` (a reply's)
+/// and `ContentBlockParam` (a request's) in the `anthropic` package on PyPI, version 2.16.0
+/// (`anthropic/types/content_block.py`, `content_block_param.py`). Only [`TEXT_BLOCKS`] give
+/// turn text; every other block, of these or of a later type, is accepted and gives none.
+pub(crate) const BLOCK_TYPES: &[&str] = &[
+    "text",
+    "thinking",
+    "redacted_thinking",
+    "tool_use",
+    "tool_result",
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "tool_search_tool_result",
+    "container_upload",
+    "image",
+    "document",
+    "search_result",
+];
+
+/// The block types that give a turn its text (`thinking` gives none: it is not sent).
+pub(crate) const TEXT_BLOCKS: &[&str] = &["text", "tool_use", "tool_result", "thinking"];
+
+/// A Claude Code `user`/`assistant` record: `message.content` a string or a list of content
+/// blocks. `text`, `tool_use` and `tool_result` blocks give the turn's text; thinking is not
+/// sent, and every other block (an image, a document, a server tool's result, a type added
+/// later) gives none. A block that is not an object with a string `type` is the record's
+/// problem.
 pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<TurnText, String> {
     let base = if kind == "user" {
         Role::User
@@ -56,9 +86,11 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
     };
     // Each part, and whether it is tool output (not the speaker's own text).
     let mut parts: Vec<(Cow<'_, str>, bool)> = Vec::with_capacity(blocks.len());
-    let count = blocks.len();
     for block in blocks {
-        match block.kind.as_str().unwrap_or("") {
+        let Some(kind) = block.kind.as_str() else {
+            return Err(NO_TYPE.to_string());
+        };
+        match kind {
             "text" => match block.text {
                 Scalar::Str(s) => parts.push((s, false)),
                 _ => return Err("a text block has no text".to_string()),
@@ -72,17 +104,12 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
                 let out = tool_output(&block)?;
                 parts.push((Cow::Owned(format!("[tool output] {out}")), true));
             }
-            "thinking" => {}
-            "" => return Err("a content block has no type".to_string()),
-            other => {
-                return Err(format!(
-                    "unknown content block type \"{other}\" (text, tool_use, tool_result or thinking)"
-                ));
-            }
+            // Thinking, an image, a document, a server tool's blocks, a later type: no text.
+            _ => {}
         }
     }
     let results = parts.iter().filter(|(_, output)| *output).count();
-    let role = if results > 0 && results == count {
+    let role = if results > 0 && results == parts.len() {
         Role::Tool
     } else {
         base
@@ -100,6 +127,9 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
     };
     Ok((role, text, own))
 }
+
+/// A content block that is not an object with a string `type`.
+const NO_TYPE: &str = "a content block without a type";
 
 /// Parts one per line.
 fn join<'s>(parts: impl Iterator<Item = &'s str>) -> String {
@@ -196,9 +226,83 @@ fn codex_message(p: Payload<'_>) -> Result<Option<TurnText>, String> {
                 _ => return Err("a text block has no text".to_string()),
             },
             Some(_) => {}
-            None => return Err("a content block has no type".to_string()),
+            None => return Err(NO_TYPE.to_string()),
         }
     }
     let s = parts.join("\n");
     Ok(Some((role, s.clone(), s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::transcript::{MARKER, parse};
+
+    /// One record of each block type of [`BLOCK_TYPES`], as the fixture of
+    /// `tests/fixtures/transcript-record/good-blocks/` appends them to a transcript.
+    const EVERY_BLOCK: &str =
+        include_str!("../../../tests/fixtures/transcript-record/good-blocks/every-block.jsonl");
+
+    /// The turn text each block type gives, in the fixture's order.
+    const TEXTS: &[(&str, &str)] = &[
+        ("text", "I will look at the cache settings first."),
+        ("thinking", ""),
+        ("redacted_thinking", ""),
+        ("tool_use", "[tool call Bash] {\"command\":\"ls config\"}"),
+        ("tool_result", "[tool output] cache.toml"),
+        ("server_tool_use", ""),
+        ("web_search_tool_result", ""),
+        ("web_fetch_tool_result", ""),
+        ("code_execution_tool_result", ""),
+        ("bash_code_execution_tool_result", ""),
+        ("text_editor_code_execution_tool_result", ""),
+        ("tool_search_tool_result", ""),
+        ("container_upload", ""),
+        ("image", ""),
+        ("document", ""),
+        ("search_result", ""),
+    ];
+
+    #[test]
+    fn every_block_type_is_accepted_and_gives_its_turn_text() {
+        let t = parse("t.jsonl", &format!("{MARKER}\n{EVERY_BLOCK}"));
+        assert!(t.problems.is_empty(), "{:?}", t.problems);
+        // The fixture holds one block of each listed type, in the list's order.
+        let kinds: Vec<&str> = EVERY_BLOCK
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                let kind = v["message"]["content"][0]["type"].as_str().unwrap();
+                BLOCK_TYPES.iter().copied().find(|k| *k == kind).unwrap()
+            })
+            .collect();
+        assert_eq!(kinds, BLOCK_TYPES);
+        assert_eq!(TEXTS.iter().map(|p| p.0).collect::<Vec<_>>(), BLOCK_TYPES);
+        let texts: Vec<(&str, &str)> = kinds
+            .iter()
+            .zip(&t.turns)
+            .map(|(k, turn)| (*k, turn.text.as_str()))
+            .collect();
+        assert_eq!(texts, TEXTS);
+        assert!(TEXT_BLOCKS.iter().all(|k| BLOCK_TYPES.contains(k)));
+        // The tool result's turn is the tool's; an image's is the user's own.
+        assert_eq!(t.turns[4].role, Role::Tool);
+        assert_eq!(t.turns[13].role, Role::User);
+    }
+
+    #[test]
+    fn a_later_block_type_is_accepted_and_one_without_a_type_is_not() {
+        let later = r#"{"type": "user", "sessionId": "s", "message": {"content": [{"type": "hologram", "data": "x"}, {"type": "text", "text": "kept"}]}}"#;
+        let t = parse("t.jsonl", &format!("{MARKER}\n{later}\n"));
+        assert!(t.problems.is_empty(), "{:?}", t.problems);
+        assert_eq!(t.turns[0].text, "kept");
+        for block in [r#"{"source": {}}"#, r#"{"type": 7}"#, r#"{"type": null}"#, "7", "\"image\"", "[]"] {
+            let line = format!(
+                r#"{{"type": "user", "sessionId": "s", "message": {{"content": [{block}]}}}}"#
+            );
+            let t = parse("t.jsonl", &format!("{MARKER}\n{line}\n"));
+            let got: Vec<&str> = t.problems.iter().map(|p| p.message.as_str()).collect();
+            assert_eq!(got, ["a content block without a type"], "{block}");
+        }
+    }
 }
