@@ -1,10 +1,11 @@
 //! Legitimate packs draw no new finding: READMEs and prompts in Japanese, Chinese and French
 //! (curly quotes, narrow no-break spaces, ideographic spaces, thin spaces grouping digits),
-//! templates named in Hindi and Tamil (a virama, a pulli) and with decomposed accents, a realistic coding-session
-//! transcript (shell commands, URLs, code, UUIDs, git SHAs, an npm integrity hash, a base64
-//! image, escaped text) and a theme whose CSS holds `data:` URIs. The expected output is the
-//! findings these packs have always drawn (a URL in a transcript, a long base64 run in CSS);
-//! a rule that starts firing on them is a false positive (docs/security.md).
+//! templates named in Hindi and Tamil (a virama, a pulli) and with decomposed accents, a
+//! realistic coding-session transcript (shell commands, URLs, code, UUIDs, git SHAs, an npm
+//! integrity hash, a base64 image, escaped text, a pasted screenshot as an `image` content
+//! block) and a theme whose CSS holds `data:` URIs. The expected output is the findings these
+//! packs have always drawn (a URL in a transcript, a long base64 run in CSS); a rule that
+//! starts firing on them is a false positive (docs/security.md).
 
 mod common;
 
