@@ -157,10 +157,8 @@ pub(crate) fn read(
     let dir = case.dir();
     for (key, _, v) in schema::fields(doc.get_ref()) {
         match (key, v.get_ref()) {
-            ("pass", DeValue::String(p)) => {
-                if pack.file(&format!("passes/{p}.toml")).is_some() {
-                    case.pass = Some(p.to_string());
-                }
+            ("pass", DeValue::String(p)) if pack.file(&format!("passes/{p}.toml")).is_some() => {
+                case.pass = Some(p.to_string());
             }
             ("about", DeValue::String(s)) => case.about = Some(s.to_string()),
             ("session", value) => read_sessions(pack, &dir, value, &mut case),

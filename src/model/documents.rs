@@ -161,10 +161,8 @@ impl<'p> Documents<'p> {
             let transcript = rest
                 .strip_prefix("transcripts/")
                 .is_some_and(|t| !t.contains('/'));
-            if rest == "case.toml" || transcript {
-                if !folders.contains(&name) {
-                    folders.push(name);
-                }
+            if (rest == "case.toml" || transcript) && !folders.contains(&name) {
+                folders.push(name);
             }
             if rest == "case.toml"
                 && let Some(text) = f.text()

@@ -176,14 +176,13 @@ fn per_note(_: &mut Values<'_>, _: &Entry<'_, '_>) {}
 /// A positive integer; over [`INPUT_BUDGET_CAP`] a warning, as `test` uses the cap.
 fn input_budget(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     match e.value {
-        Value::Integer(Some(n)) if n > 0 => {
-            if n as u64 > INPUT_BUDGET_CAP {
-                let cap = grouped(INPUT_BUDGET_CAP);
-                let message = format!("{} over {cap}; test uses {cap}", e.key);
-                let d = Diagnostic::key(&INPUT_BUDGET, v.reader.path, e.span, message);
-                v.reader.out.push(d);
-            }
+        Value::Integer(Some(n)) if n > 0 && n as u64 > INPUT_BUDGET_CAP => {
+            let cap = grouped(INPUT_BUDGET_CAP);
+            let message = format!("{} over {cap}; test uses {cap}", e.key);
+            let d = Diagnostic::key(&INPUT_BUDGET, v.reader.path, e.span, message);
+            v.reader.out.push(d);
         }
+        Value::Integer(Some(n)) if n > 0 => {}
         Value::Integer(_) => v.reader.wrong(
             e,
             "must be a positive integer",
