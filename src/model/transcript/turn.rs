@@ -32,7 +32,10 @@ pub(super) type TurnText = (Role, String, String);
 /// the published API types list them: the `type` of each block of `ContentBlock` (a reply's)
 /// and `ContentBlockParam` (a request's) in the `anthropic` package on PyPI, version 2.16.0
 /// (`anthropic/types/content_block.py`, `content_block_param.py`). Only [`TEXT_BLOCKS`] give
-/// turn text; every other block, of these or of a later type, is accepted and gives none.
+/// turn text; every other block, of these or of a later type, is accepted and gives none. The
+/// reader needs no list (it accepts every type); the tests hold the fixture transcript of
+/// `tests/fixtures/transcript-record/good-blocks/` to it, one block of each.
+#[cfg(test)]
 pub(crate) const BLOCK_TYPES: &[&str] = &[
     "text",
     "thinking",
@@ -53,6 +56,7 @@ pub(crate) const BLOCK_TYPES: &[&str] = &[
 ];
 
 /// The block types that give a turn its text (`thinking` gives none: it is not sent).
+#[cfg(test)]
 pub(crate) const TEXT_BLOCKS: &[&str] = &["text", "tool_use", "tool_result", "thinking"];
 
 /// A Claude Code `user`/`assistant` record: `message.content` a string or a list of content
