@@ -1,6 +1,7 @@
 //! JSON as serde_json reads it, for the documents the model parses: whether a document is JSON
-//! at all (what the decoder trusts), and serde_json's own value of one string token (what the
-//! decoder's debug assertions compare with).
+//! at all (what the decoder trusts), serde_json's own value of one string token (what the
+//! decoder's debug assertions compare with), and the first key an object gives twice (which
+//! JSON readers disagree on: serde_json keeps the last value, others the first).
 
 /// Whether serde_json accepts `doc` as one JSON document, skipping its values (a skipped value
 /// has no recursion limit, and a lone surrogate in a skipped string is accepted).
@@ -14,6 +15,71 @@ pub(crate) fn string_value(token: &str) -> Option<String> {
     serde_json::from_str::<String>(token).ok()
 }
 
+/// The first key that an object of `doc` (a document serde_json accepts) gives twice, decoded,
+/// with the byte offset of its second occurrence's opening quote. One pass over the bytes with
+/// an explicit stack, so no nesting is too deep for it; string contents are skipped by
+/// `memchr`, so the cost is about that of finding the document's quotes.
+pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
+    let b = doc.as_bytes();
+    // Per open container: `Some(keys seen)` for an object, `None` for an array.
+    let mut stack: Vec<Option<Vec<std::borrow::Cow<'_, str>>>> = Vec::new();
+    // Whether the next string of the innermost object is a key.
+    let mut key_next = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' => {
+                stack.push(Some(Vec::new()));
+                key_next = true;
+            }
+            b'[' => {
+                stack.push(None);
+                key_next = false;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                key_next = false;
+            }
+            b',' => key_next = matches!(stack.last(), Some(Some(_))),
+            b'"' => {
+                let end = string_end(b, i)?;
+                if key_next {
+                    let token = &doc[i..end];
+                    let key = match memchr::memchr(b'\\', token.as_bytes()) {
+                        None => std::borrow::Cow::Borrowed(&token[1..token.len() - 1]),
+                        Some(_) => std::borrow::Cow::Owned(string_value(token)?),
+                    };
+                    if let Some(Some(keys)) = stack.last_mut() {
+                        if keys.contains(&key) {
+                            return Some((key.into_owned(), i));
+                        }
+                        keys.push(key);
+                    }
+                    key_next = false;
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The end (one past the closing quote) of the string whose opening quote is at `start`.
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', &b[i..])?;
+        if b[i] == b'\\' {
+            i += 2;
+        } else {
+            return Some(i + 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,5 +91,36 @@ mod tests {
         assert_eq!(string_value("\"\\ud800\""), None);
         // control: a document that is not JSON
         assert!(!accepted("{\"a\": 1,}"));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_found_at_any_depth_and_in_any_spelling() {
+        let twice = |doc: &str| duplicate_key(doc).map(|(k, at)| (k, at));
+        assert_eq!(
+            twice(r#"{"timestamp": "a", "x": 1, "timestamp": "b"}"#),
+            Some(("timestamp".to_string(), 27))
+        );
+        assert_eq!(
+            twice(r#"{"m": {"c": [{"t": 1, "t": 2}]}}"#).map(|p| p.0),
+            Some("t".to_string())
+        );
+        assert_eq!(
+            twice(r#"{"ab": 1, "a\u0062": 2}"#).map(|p| p.0),
+            Some("ab".to_string()),
+            "an escape spells the same key"
+        );
+        let deep = format!("{}{{\"k\": 1, \"k\": 2}}{}", "[".repeat(500), "]".repeat(500));
+        assert_eq!(twice(&deep).map(|p| p.0), Some("k".to_string()));
+        // Controls: the same key in two objects, a key's text as a value, a quote escaped in
+        // a string, and the same text in an array.
+        for fine in [
+            r#"{"a": {"k": 1}, "b": {"k": 2}}"#,
+            r#"{"k": "k", "v": "k"}"#,
+            r#"{"k": "say \"k\":", "j": ["k", "k"]}"#,
+            r#"[{"k": 1}, {"k": 2}]"#,
+            r#"{"k\\": 1, "k": 2}"#,
+        ] {
+            assert_eq!(twice(fine), None, "{fine}");
+        }
     }
 }

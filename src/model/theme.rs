@@ -6,6 +6,9 @@
 pub(crate) enum Problem {
     Syntax { message: String, offset: usize },
     NotObject(&'static str),
+    /// A key an object gives twice (decoded), at its second occurrence: JSON readers disagree on
+    /// which value counts.
+    Twice { key: String, offset: usize },
 }
 
 /// theme.json read once: what is wrong with it as a theme, and whether serde_json accepts it
@@ -22,7 +25,7 @@ pub(crate) struct ThemeJson {
 pub(crate) fn read(text: &str) -> ThemeJson {
     let problem = problem(text.as_bytes());
     let accepted = match &problem {
-        None | Some(Problem::NotObject(_)) => true,
+        None | Some(Problem::NotObject(_) | Problem::Twice { .. }) => true,
         Some(Problem::Syntax { .. }) => {
             memchr::memchr(b'\\', text.as_bytes()).is_some() && super::json::accepted(text)
         }
@@ -33,7 +36,10 @@ pub(crate) fn read(text: &str) -> ThemeJson {
 /// What is wrong with theme.json's bytes as a theme, if anything.
 pub(crate) fn problem(bytes: &[u8]) -> Option<Problem> {
     match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(serde_json::Value::Object(_)) => None,
+        Ok(serde_json::Value::Object(_)) => std::str::from_utf8(bytes)
+            .ok()
+            .and_then(super::json::duplicate_key)
+            .map(|(key, offset)| Problem::Twice { key, offset }),
         Ok(other) => Some(Problem::NotObject(match other {
             serde_json::Value::Null => "null",
             serde_json::Value::Bool(_) => "a boolean",

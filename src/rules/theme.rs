@@ -12,7 +12,8 @@ declare_rules! {
     ///
     /// A theme pack's theme.json must parse as JSON; the finding gives the parser's message at the
     /// place it stopped. Nesting deeper than 128 levels is refused as the JSON parser's recursion
-    /// limit, so a hostile file cannot exhaust the stack.
+    /// limit, so a hostile file cannot exhaust the stack. A key given twice in one object is
+    /// refused too (key accent twice, at the second): JSON readers disagree on which value counts.
     ///
     /// How to fix: Fix the JSON at the line and column given.
     pub(crate) static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh;
@@ -41,6 +42,12 @@ pub(crate) fn check(docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
             JSON,
             Span::new(*offset, *offset),
             message.clone(),
+        )),
+        Some(Problem::Twice { key, offset }) => out.push(Diagnostic::at(
+            &THEME_JSON_SYNTAX,
+            JSON,
+            Span::new(*offset, *offset),
+            format!("key {key} twice"),
         )),
         Some(Problem::NotObject(found)) => out.push(Diagnostic::file(
             &THEME_JSON_OBJECT,
@@ -93,6 +100,16 @@ mod tests {
             "columns count characters, not bytes"
         );
         assert_eq!(run(""), ["theme.json:1:1: EOF while parsing a value"]);
+    }
+
+    #[test]
+    fn a_key_given_twice_is_an_error_at_the_second() {
+        assert_eq!(
+            run("{\n  \"accent\": \"#336699\",\n  \"accent\": \"#ff0000\"\n}\n"),
+            ["theme.json:3:3: key accent twice"]
+        );
+        // control: the same key in two objects
+        assert!(run("{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}}").is_empty());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The spellings a reader undoes that are not a payload in a string: a name a case-insensitive
 //! disk folds into another, a filler or a line break in a name, a line terminator in a
-//! one-line value, a glob spelling of `..` or `/`, a key written twice. One row a spelling, each
+//! one-line value, a glob spelling of `..` or `/`, a JSON key written twice (in a transcript
+//! record, at any depth, in any spelling, and in theme.json). One row a spelling, each
 //! with the finding it must draw and a near miss that must draw nothing of that rule in that
 //! file, so the next spelling is a row (docs/security.md, "Spellings").
 
@@ -24,6 +25,8 @@ struct Row {
     /// A near miss: the same file draws nothing of that rule.
     near: &'static [Edit],
     near_file: &'static str,
+    /// The row's pack is a theme pack (else the page's good pass pack).
+    theme: bool,
 }
 
 use Edit::{Line, Write};
@@ -32,6 +35,7 @@ const DESCRIPTION: &str = "description = ";
 const AUTHORS: &str = "authors = ";
 const NOTE_PATHS: &str = "note_paths = ";
 const PASS: &str = "passes/decision-log.toml";
+const TRANSCRIPT: &str = "tests/cache-store/transcripts/decision-1.jsonl";
 
 /// A one-line value and its near miss (a no-break space, which is on the line).
 macro_rules! one_line {
@@ -53,6 +57,7 @@ macro_rules! one_line {
                     "description = \"A pass\\u00A0that logs.\"",
                 )],
                 near_file: "pack.toml",
+                theme: false,
             },
             Row {
                 spelling: concat!("an authors entry holding ", $name),
@@ -66,6 +71,7 @@ macro_rules! one_line {
                 severity: "error",
                 near: &[Line("pack.toml", AUTHORS, "authors = [\"Ann\\u00A0Lee\"]")],
                 near_file: "pack.toml",
+                theme: false,
             },
         ]
     };
@@ -90,6 +96,7 @@ macro_rules! glob {
                 "note_paths = ['notes/[.]drafts/*.md', '{notes,x}/*.md', '**/*.md']",
             )],
             near_file: PASS,
+            theme: false,
         }
     };
 }
@@ -108,6 +115,7 @@ macro_rules! fold {
                 Write("templates/Strasse.md", "# x\n"),
             ],
             near_file: "templates/Strasse.md",
+            theme: false,
         }
     };
 }
@@ -146,6 +154,7 @@ fn rows() -> Vec<Row> {
             severity: "warning",
             near: &[Write("templates/\u{314E}.md", "# x\n")],
             near_file: "templates/\u{314E}.md",
+            theme: false,
         },
         Row {
             spelling: "a carriage return in a name",
@@ -155,6 +164,7 @@ fn rows() -> Vec<Row> {
             severity: "error",
             near: &[Write("templates/a b.md", "# x\n")],
             near_file: "templates/a b.md",
+            theme: false,
         },
         Row {
             spelling: "a line feed in a name",
@@ -164,12 +174,55 @@ fn rows() -> Vec<Row> {
             severity: "error",
             near: &[Write("templates/a_b.md", "# x\n")],
             near_file: "templates/a_b.md",
+            theme: false,
         },
         glob!("with a class of dots", "[.][.]/x/*.md"),
         glob!("with an alternation of ..", "{..,a}/x.md"),
         glob!("with escaped dots", "\\.\\./x.md"),
         glob!("with an alternation of a root", "{/etc,a}/x.md"),
         glob!("with a class of the slash", "[/]etc/x.md"),
+        Row {
+            spelling: "a transcript record giving timestamp twice",
+            edits: &[Write(TRANSCRIPT, concat!(
+                "{\"synthetic\": true}\n",
+                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"timestamp\": \"2026-11-03T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"Where does the cache go?\"}}\n",
+            ))],
+            file: TRANSCRIPT,
+            rule: "transcript-record",
+            severity: "error",
+            near: &[Write(TRANSCRIPT, concat!(
+                "{\"synthetic\": true}\n",
+                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"timestamp\"}], \"timestamp\": \"x\"}}\n",
+            ))],
+            near_file: TRANSCRIPT,
+            theme: false,
+        },
+        Row {
+            spelling: "a nested key twice, one spelled with an escape",
+            edits: &[Write(TRANSCRIPT, concat!(
+                "{\"synthetic\": true}\n",
+                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nt\": \"b\"}}\n",
+            ))],
+            file: TRANSCRIPT,
+            rule: "transcript-record",
+            severity: "error",
+            near: &[Write(TRANSCRIPT, concat!(
+                "{\"synthetic\": true}\n",
+                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nts\": \"b\"}}\n",
+            ))],
+            near_file: TRANSCRIPT,
+            theme: false,
+        },
+        Row {
+            spelling: "theme.json giving a key twice",
+            edits: &[Write("theme.json", "{\n  \"accent\": \"#336699\",\n  \"accent\": \"#ff0000\"\n}\n")],
+            file: "theme.json",
+            rule: "theme-json-syntax",
+            severity: "error",
+            near: &[Write("theme.json", "{\n  \"accent\": \"#336699\",\n  \"dark\": {\"accent\": \"#ff0000\"}\n}\n")],
+            near_file: "theme.json",
+            theme: true,
+        },
     ];
     for pair in [
         one_line!("LF", "\\n"),
@@ -247,7 +300,7 @@ fn wrong(rows: &[Row]) -> Vec<String> {
     for (i, r) in rows.iter().enumerate() {
         for (kind, edits) in [("bad", r.edits), ("near", r.near)] {
             let dir = format!("{kind}{i}");
-            fresh(d.path(), &dir, false);
+            fresh(d.path(), &dir, r.theme);
             apply(&d.path().join(&dir), edits);
             dirs.push(dir);
         }
@@ -310,6 +363,7 @@ fn control_a_row_the_gate_does_not_report_is_caught() {
             Write("templates/Seed.md", "# x\n"),
         ],
         near_file: "templates/seed.md",
+        theme: false,
     }];
     assert_eq!(wrong(&rows).len(), 2);
 }

@@ -241,6 +241,10 @@ impl Reader {
                 return self.problem(at, ProblemKind::Json, message);
             }
         };
+        // A key given twice: serde_json kept the last value, another reader keeps the first.
+        if let Some((key, _)) = crate::model::json::duplicate_key(line) {
+            return self.problem(at, ProblemKind::Record, format!("key {key} twice"));
+        }
         let (timestamp, time) = self.timestamp(&record.timestamp, at);
         let kind = record.kind.as_str().unwrap_or("");
         let turn = match kind {

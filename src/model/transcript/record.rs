@@ -5,7 +5,8 @@
 //! only the parts that are printed as JSON (a tool call's input, a tool's output) become a
 //! [`Value`]. Every field accepts any JSON type and keeps which one it met, so a record of the
 //! wrong shape is reported by the reader in `super::turn`, never as a JSON error. A key given
-//! twice keeps its last value, as JSON objects read by serde_json do.
+//! twice keeps its last value here, as JSON objects read by serde_json do; the transcript's
+//! reader refuses such a line before it uses the record (`model::json::duplicate_key`).
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;

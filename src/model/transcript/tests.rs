@@ -177,14 +177,7 @@ fn turns_of_every_shape() {
                 "",
                 Some("2026-11-01T10:00:02Z")
             ),
-            (
-                8,
-                "t",
-                Role::User,
-                "dup",
-                "dup",
-                Some("2026-11-01T10:00:04Z")
-            ),
+            // Line 8 gives sessionId twice: a problem, not a turn.
             (9, "s", Role::User, "x", "x", None),
             (10, "s", Role::User, "no time", "no time", None),
             (16, "s", Role::User, "q\n[tool output] r1\nr2", "q", None),
@@ -207,6 +200,7 @@ fn problems_of_every_shape() {
             (4, Timestamp, "timestamp \"later\" is not RFC 3339"),
             (6, Record, "sessionId is not a non-empty string"),
             (7, Record, "sessionId is not a non-empty string"),
+            (8, Record, "key sessionId twice"),
             (
                 9,
                 Timestamp,
@@ -223,8 +217,8 @@ fn problems_of_every_shape() {
         ]
     );
     let sessions: Vec<(&str, usize)> = t.sessions.iter().map(|s| (s.id.as_str(), s.line)).collect();
-    assert_eq!(sessions, vec![("s", 2), ("t", 8), ("u", 12), ("v", 13)]);
-    assert_eq!(t.timestamps.len(), 9);
+    assert_eq!(sessions, vec![("s", 2), ("u", 12), ("v", 13)]);
+    assert_eq!(t.timestamps.len(), 8);
 }
 
 #[test]
