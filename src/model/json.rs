@@ -109,7 +109,11 @@ mod tests {
             Some("ab".to_string()),
             "an escape spells the same key"
         );
-        let deep = format!("{}{{\"k\": 1, \"k\": 2}}{}", "[".repeat(500), "]".repeat(500));
+        let deep = format!(
+            "{}{{\"k\": 1, \"k\": 2}}{}",
+            "[".repeat(500),
+            "]".repeat(500)
+        );
         assert_eq!(twice(&deep).map(|p| p.0), Some("k".to_string()));
         // Controls: the same key in two objects, a key's text as a value, a quote escaped in
         // a string, and the same text in an array.

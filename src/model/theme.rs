@@ -4,11 +4,17 @@
 /// Why a theme.json is not a theme: a syntax error (message, byte offset) or another top value.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Problem {
-    Syntax { message: String, offset: usize },
+    Syntax {
+        message: String,
+        offset: usize,
+    },
     NotObject(&'static str),
     /// A key an object gives twice (decoded), at its second occurrence: JSON readers disagree on
     /// which value counts.
-    Twice { key: String, offset: usize },
+    Twice {
+        key: String,
+        offset: usize,
+    },
 }
 
 /// theme.json read once: what is wrong with it as a theme, and whether serde_json accepts it

@@ -121,7 +121,25 @@ macro_rules! fold {
 }
 
 fn rows() -> Vec<Row> {
-    let mut v = vec![
+    let mut v = names();
+    v.extend(json_keys());
+    for pair in [
+        one_line!("LF", "\\n"),
+        one_line!("CR", "\\r"),
+        one_line!("VT", "\\u000B"),
+        one_line!("FF", "\\f"),
+        one_line!("U+0085", "\\u0085"),
+        one_line!("U+2028", "\u{2028}"),
+        one_line!("U+2029", "\\u2029"),
+    ] {
+        v.extend(pair);
+    }
+    v
+}
+
+/// Names a disk folds together, fillers and line breaks in names, and glob spellings.
+fn names() -> Vec<Row> {
+    vec![
         fold!(
             "a long s beside an s",
             "templates/seed.md",
@@ -181,61 +199,73 @@ fn rows() -> Vec<Row> {
         glob!("with escaped dots", "\\.\\./x.md"),
         glob!("with an alternation of a root", "{/etc,a}/x.md"),
         glob!("with a class of the slash", "[/]etc/x.md"),
+    ]
+}
+
+/// A JSON key given twice: in a transcript record, nested and escaped, in theme.json.
+fn json_keys() -> Vec<Row> {
+    vec![
         Row {
             spelling: "a transcript record giving timestamp twice",
-            edits: &[Write(TRANSCRIPT, concat!(
-                "{\"synthetic\": true}\n",
-                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"timestamp\": \"2026-11-03T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"Where does the cache go?\"}}\n",
-            ))],
+            edits: &[Write(
+                TRANSCRIPT,
+                concat!(
+                    "{\"synthetic\": true}\n",
+                    "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"timestamp\": \"2026-11-03T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"Where does the cache go?\"}}\n",
+                ),
+            )],
             file: TRANSCRIPT,
             rule: "transcript-record",
             severity: "error",
-            near: &[Write(TRANSCRIPT, concat!(
-                "{\"synthetic\": true}\n",
-                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"timestamp\"}], \"timestamp\": \"x\"}}\n",
-            ))],
+            near: &[Write(
+                TRANSCRIPT,
+                concat!(
+                    "{\"synthetic\": true}\n",
+                    "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"timestamp\"}], \"timestamp\": \"x\"}}\n",
+                ),
+            )],
             near_file: TRANSCRIPT,
             theme: false,
         },
         Row {
             spelling: "a nested key twice, one spelled with an escape",
-            edits: &[Write(TRANSCRIPT, concat!(
-                "{\"synthetic\": true}\n",
-                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nt\": \"b\"}}\n",
-            ))],
+            edits: &[Write(
+                TRANSCRIPT,
+                concat!(
+                    "{\"synthetic\": true}\n",
+                    "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nt\": \"b\"}}\n",
+                ),
+            )],
             file: TRANSCRIPT,
             rule: "transcript-record",
             severity: "error",
-            near: &[Write(TRANSCRIPT, concat!(
-                "{\"synthetic\": true}\n",
-                "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nts\": \"b\"}}\n",
-            ))],
+            near: &[Write(
+                TRANSCRIPT,
+                concat!(
+                    "{\"synthetic\": true}\n",
+                    "{\"type\": \"user\", \"sessionId\": \"decision-1\", \"timestamp\": \"2026-11-01T10:00:00.000Z\", \"message\": {\"role\": \"user\", \"content\": \"a\", \"cont\\u0065nts\": \"b\"}}\n",
+                ),
+            )],
             near_file: TRANSCRIPT,
             theme: false,
         },
         Row {
             spelling: "theme.json giving a key twice",
-            edits: &[Write("theme.json", "{\n  \"accent\": \"#336699\",\n  \"accent\": \"#ff0000\"\n}\n")],
+            edits: &[Write(
+                "theme.json",
+                "{\n  \"accent\": \"#336699\",\n  \"accent\": \"#ff0000\"\n}\n",
+            )],
             file: "theme.json",
             rule: "theme-json-syntax",
             severity: "error",
-            near: &[Write("theme.json", "{\n  \"accent\": \"#336699\",\n  \"dark\": {\"accent\": \"#ff0000\"}\n}\n")],
+            near: &[Write(
+                "theme.json",
+                "{\n  \"accent\": \"#336699\",\n  \"dark\": {\"accent\": \"#ff0000\"}\n}\n",
+            )],
             near_file: "theme.json",
             theme: true,
         },
-    ];
-    for pair in [
-        one_line!("LF", "\\n"),
-        one_line!("CR", "\\r"),
-        one_line!("VT", "\\u000B"),
-        one_line!("FF", "\\f"),
-        one_line!("U+0085", "\\u0085"),
-        one_line!("U+2028", "\u{2028}"),
-        one_line!("U+2029", "\\u2029"),
-    ] {
-        v.extend(pair);
-    }
-    v
+    ]
 }
 
 fn apply(dir: &Path, edits: &[Edit]) {

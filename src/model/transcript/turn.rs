@@ -300,7 +300,14 @@ mod tests {
         let t = parse("t.jsonl", &format!("{MARKER}\n{later}\n"));
         assert!(t.problems.is_empty(), "{:?}", t.problems);
         assert_eq!(t.turns[0].text, "kept");
-        for block in [r#"{"source": {}}"#, r#"{"type": 7}"#, r#"{"type": null}"#, "7", "\"image\"", "[]"] {
+        for block in [
+            r#"{"source": {}}"#,
+            r#"{"type": 7}"#,
+            r#"{"type": null}"#,
+            "7",
+            "\"image\"",
+            "[]",
+        ] {
             let line = format!(
                 r#"{{"type": "user", "sessionId": "s", "message": {{"content": [{block}]}}}}"#
             );
