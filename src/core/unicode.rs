@@ -58,7 +58,10 @@ pub(crate) enum Script {
     Greek,
 }
 
-static SCRIPTS: LazyLock<[(Script, Vec<(u32, u32)>); 3]> = LazyLock::new(|| {
+/// Sorted ranges of code points.
+type Ranges = Vec<(u32, u32)>;
+
+static SCRIPTS: LazyLock<[(Script, Ranges); 3]> = LazyLock::new(|| {
     [
         (Script::Latin, property(r"\p{Script=Latin}")),
         (Script::Cyrillic, property(r"\p{Script=Cyrillic}")),

@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn a_key_given_twice_is_found_at_any_depth_and_in_any_spelling() {
-        let twice = |doc: &str| duplicate_key(doc).map(|(k, at)| (k, at));
+        let twice = duplicate_key;
         assert_eq!(
             twice(r#"{"timestamp": "a", "x": 1, "timestamp": "b"}"#),
             Some(("timestamp".to_string(), 27))
