@@ -201,7 +201,10 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
         "workflow_dispatch:",
         "--platform linux/amd64,linux/arm64",
         "--provenance=mode=max --sbom=true",
-        "--target prebuilt",
+        "--file release.Dockerfile",
+        "environment: release",
+        "DOCKER_CONFIG=$(mktemp -d)",
+        "make the package public",
         "scripts/pin-image.sh \"$IMAGE\" \"$TAG\" \"$DIGEST\" action.yml",
         "push origin HEAD:refs/heads/main",
         "-f \"ref=refs/tags/$TAG\" -f \"sha=$release\"",
@@ -213,6 +216,19 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
     ] {
         assert!(release.contains(promise), "release.yml lacks {promise:?}");
     }
+    // Anyone can pull the image before anything lands: the pull with no credentials comes
+    // first in the release job, which runs in the protected environment.
+    let (_, job) = jobs(&release)
+        .into_iter()
+        .find(|(n, _)| n == "release")
+        .expect("a release job");
+    assert!(job.contains("    environment: release\n"), "{job}");
+    let pulled = job.find("docker pull").expect("the release job pulls the image");
+    assert!(pulled < job.find("scripts/pin-image.sh").unwrap());
+    assert!(
+        !job.contains("docker login"),
+        "the release job never logs in to the registry"
+    );
     // The pin lands on main before the tag is made, and no tag or branch is ever forced.
     let pinned = release.find("scripts/pin-image.sh").unwrap();
     let pushed = release.find("push origin HEAD:refs/heads/main").unwrap();
@@ -225,7 +241,11 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
         assert!(!release.contains(forced), "release.yml forces: {forced:?}");
     }
     let dockerfile = read("Dockerfile");
-    assert!(dockerfile.contains("FROM scratch AS prebuilt"));
+    assert!(
+        !dockerfile.contains("dist/"),
+        "the source build copies nothing a checkout lacks"
+    );
+    assert!(read("release.Dockerfile").contains("FROM scratch\n"));
     let last = dockerfile.rfind("FROM ").unwrap();
     assert!(
         dockerfile[last..].starts_with("FROM scratch AS from-source"),
