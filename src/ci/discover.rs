@@ -9,6 +9,8 @@ mod submodules;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use submodules::changed_entries;
+
 use std::path::{Path, PathBuf};
 
 use crate::outcome::PackReport;

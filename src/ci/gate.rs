@@ -133,19 +133,35 @@ fn changed(
         return Ok(Err(why));
     }
     let what = format!("pull request #{}", pr.number);
-    Ok(Ok(changed_gate(paths, &what, listed, log, out)?))
+    let repo = s.repository.dir.as_path();
+    Ok(Ok(changed_gate(paths, &what, listed, repo, log, out)?))
 }
 
 /// The gate of a whole list of changed files: the packs they touch gate, and the log says how
-/// many (`what`: "pull request #7", "the merge group").
+/// many (`what`: "pull request #7", "the merge group"). A changed `.gitmodules` touches every
+/// folder it names (`repo`: the repository root).
 fn changed_gate(
     paths: &[String],
     what: &str,
     listed: pulls::Listed,
+    repo: &std::path::Path,
     log: &Log,
     out: &mut dyn Write,
 ) -> anyhow::Result<Gate> {
-    let gated = pulls::touched(paths, &listed.paths);
+    let submodules = super::discover::changed_entries(repo, &listed.paths);
+    let mut notes = Vec::new();
+    if !submodules.is_empty() {
+        let note = format!(
+            "scope changed: {what} changes .gitmodules, so the {} {} it names count as changed: {}",
+            submodules.len(),
+            if submodules.len() == 1 { "folder" } else { "folders" },
+            submodules.join(", ")
+        );
+        say(out, &log.line(&format!("hippo-packs: {note}")))?;
+        notes.push(note);
+    }
+    let touching: Vec<String> = listed.paths.iter().chain(&submodules).cloned().collect();
+    let gated = pulls::touched(paths, &touching);
     let count = gated.iter().filter(|g| **g).count();
     let n_files = listed.files;
     let note = format!(
@@ -156,9 +172,10 @@ fn changed_gate(
         if paths.len() == 1 { "pack" } else { "packs" }
     );
     say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    notes.push(note);
     Ok(Gate {
         gated,
-        notes: vec![note],
+        notes,
         files: Some(listed.paths),
         fails_job: false,
     })
@@ -234,6 +251,7 @@ fn merge_group(
         paths,
         "the merge group",
         listed,
+        s.repository.dir.as_path(),
         log,
         out,
     )?))

@@ -3,7 +3,8 @@
 //! empty folder, and the packs a submodule holds would go unchecked. So an empty folder named
 //! there, at or below the searched root, is an error; a checked-out one is searched like any
 //! other folder (its `.git` file is skipped as every `.git` is). A path that is missing
-//! altogether (a stale entry) is not reported: nothing stands there to hold a pack.
+//! altogether (a stale entry) is not reported: nothing stands there to hold a pack. A pull
+//! request that changes `.gitmodules` touches every folder it names ([`changed_entries`]).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -18,26 +19,9 @@ pub(crate) fn unchecked(root: &str, canon_root: &Path) -> Vec<(String, PathBuf, 
     let Some(repo) = crate::core::paths::repository_root(canon_root) else {
         return Vec::new();
     };
-    let file = repo.join(".gitmodules");
-    let regular =
-        std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
-    let Some(entries) = regular
-        .then(|| std::fs::read(&file).ok())
-        .flatten()
-        .and_then(|b| paths(&b))
-    else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for path in entries {
-        let rel = path.as_path();
-        let plain = rel
-            .components()
-            .all(|c| matches!(c, Component::Normal(n) if n != ".git"));
-        if !plain {
-            continue;
-        }
-        let full = repo.join(rel);
+    for rel in entries(&repo) {
+        let full = repo.join(&rel);
         let Ok(below) = full.strip_prefix(canon_root) else {
             continue;
         };
@@ -48,6 +32,43 @@ pub(crate) fn unchecked(root: &str, canon_root: &Path) -> Vec<(String, PathBuf, 
         out.push((shown, Path::new(root).join(below), Blocked::Submodule));
     }
     out
+}
+
+/// The folders, relative to the repository root `repo`, that its `.gitmodules` names: plain
+/// relative paths only (never `..`, an absolute path or a `.git`).
+fn entries(repo: &Path) -> Vec<PathBuf> {
+    let file = repo.join(".gitmodules");
+    let regular =
+        std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES);
+    let Some(paths) = regular
+        .then(|| std::fs::read(&file).ok())
+        .flatten()
+        .and_then(|b| paths(&b))
+    else {
+        return Vec::new();
+    };
+    paths
+        .into_iter()
+        .filter(|rel| {
+            rel.components()
+                .all(|c| matches!(c, Component::Normal(n) if n != ".git"))
+        })
+        .collect()
+}
+
+/// When the changed `files` (relative to the repository root `repo`) include `.gitmodules`,
+/// the folder of each of its entries, as a changed path: a pull request that adds or changes an
+/// entry changes what stands at that path, so the packs under it gate (and a submodule there
+/// that is not checked out fails the job). Without the base's `.gitmodules` at hand, every
+/// entry counts as added or changed.
+pub(crate) fn changed_entries(repo: &Path, files: &[String]) -> Vec<String> {
+    if !files.iter().any(|f| f == ".gitmodules") {
+        return Vec::new();
+    }
+    entries(repo)
+        .iter()
+        .map(|p| crate::core::paths::slash(p))
+        .collect()
 }
 
 fn is_empty_folder(p: &Path) -> bool {
@@ -140,6 +161,23 @@ mod tests {
                 Blocked::Submodule
             )],
             "checked out, outside the root, above the repository or missing: not reported"
+        );
+    }
+
+    #[test]
+    fn a_changed_gitmodules_touches_every_folder_it_names() {
+        let t = tempfile::tempdir().unwrap();
+        let modules = "[submodule.a]\n\tpath = packs/a\n[submodule \"b\"] path = ../up\n";
+        std::fs::write(t.path().join(".gitmodules"), modules).unwrap();
+        let files = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            changed_entries(t.path(), &files(&["README.md", ".gitmodules"])),
+            ["packs/a"],
+            "a path above the repository is no entry"
+        );
+        assert!(
+            changed_entries(t.path(), &files(&["packs/a/x"])).is_empty(),
+            "control: .gitmodules unchanged"
         );
     }
 }
