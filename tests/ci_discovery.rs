@@ -196,8 +196,9 @@ fn a_pull_request_changing_gitmodules_gates_the_folders_it_names() {
         assert_eq!(r.code, code, "checked out {checked_out}, {file}: {r}");
         if file == ".gitmodules" {
             assert!(
-                r.stdout
-                    .contains("changes .gitmodules, so the 1 folder it names count as changed: packs/sub"),
+                r.stdout.contains(
+                    "changes .gitmodules, so the 1 folder it names count as changed: packs/sub"
+                ),
                 "{r}"
             );
         }

@@ -162,7 +162,10 @@ fn context_sources(dockerfile: &str, arches: &[&str]) -> Vec<String> {
         let paths: Vec<&str> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
         for src in &paths[..paths.len().saturating_sub(1)] {
             for arch in arches {
-                out.push(src.replace("${TARGETARCH}", arch).replace("$TARGETARCH", arch));
+                out.push(
+                    src.replace("${TARGETARCH}", arch)
+                        .replace("$TARGETARCH", arch),
+                );
             }
         }
     }
@@ -208,10 +211,46 @@ const STAGED: [&str; 4] = [
     "arm64/tmp/",
 ];
 
+/// The release workflow and the container test stage `dist/` as release.Dockerfile expects
+/// ([`STAGED`]) and build it with `dist/` as the context.
+fn staged_as_release_dockerfile_expects() {
+    let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
+    let script = std::fs::read_to_string(root().join("scripts/container-test.sh")).unwrap();
+    for (what, text, stages) in [
+        (
+            "release.yml",
+            &workflow,
+            &[
+                "for arch in amd64 arm64; do",
+                "mkdir -p \"dist/$arch/tmp\"",
+                "\"dist/$arch/hippo-packs\"",
+                "--file release.Dockerfile",
+                "--metadata-file build.json dist\n",
+            ][..],
+        ),
+        (
+            "container-test.sh",
+            &script,
+            &[
+                "mkdir -p dist/amd64/tmp",
+                "dist/amd64/hippo-packs",
+                "--file release.Dockerfile",
+                "-t \"$image\" dist ",
+            ][..],
+        ),
+    ] {
+        for s in stages {
+            assert!(text.contains(s), "{what} lacks {s:?}");
+        }
+    }
+}
+
 #[test]
 fn every_copy_of_every_stage_finds_its_source_in_its_context() {
     let Some(tracked) = tracked_files() else {
-        println!("SKIPPED the fresh-checkout check: `git ls-files` gives nothing here (no git, or not a clone)");
+        println!(
+            "SKIPPED the fresh-checkout check: `git ls-files` gives nothing here (no git, or not a clone)"
+        );
         return;
     };
     let dockerfiles: Vec<&String> = tracked
@@ -249,42 +288,17 @@ fn every_copy_of_every_stage_finds_its_source_in_its_context() {
     for src in context_sources(&release, &["amd64", "arm64"]) {
         assert!(in_context(&staged, &src), "release.Dockerfile copies {src}");
     }
-    let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
-    let script = std::fs::read_to_string(root().join("scripts/container-test.sh")).unwrap();
-    for (what, text, stages) in [
-        (
-            "release.yml",
-            &workflow,
-            &[
-                "for arch in amd64 arm64; do",
-                "mkdir -p \"dist/$arch/tmp\"",
-                "\"dist/$arch/hippo-packs\"",
-                "--file release.Dockerfile",
-                "--metadata-file build.json dist\n",
-            ][..],
-        ),
-        (
-            "container-test.sh",
-            &script,
-            &[
-                "mkdir -p dist/amd64/tmp",
-                "dist/amd64/hippo-packs",
-                "--file release.Dockerfile",
-                "-t \"$image\" dist ",
-            ][..],
-        ),
-    ] {
-        for s in stages {
-            assert!(text.contains(s), "{what} lacks {s:?}");
-        }
-    }
+    staged_as_release_dockerfile_expects();
     // Control: the former `prebuilt` stage in the source build is caught (a checkout has no
     // dist/), and so is a file .dockerignore leaves out.
     let old = "FROM scratch AS prebuilt\nARG TARGETARCH\nCOPY dist/${TARGETARCH}/ /\n";
     let missing = context_sources(old, &["amd64"]);
     assert_eq!(missing, ["dist/amd64/"]);
     assert!(!in_context(&sent_files, &missing[0]));
-    assert!(!in_context(&sent_files, "README.md"), "README.md is not sent");
+    assert!(
+        !in_context(&sent_files, "README.md"),
+        "README.md is not sent"
+    );
     assert!(in_context(&sent_files, "./benches/"));
 }
 
@@ -308,7 +322,10 @@ fn unpinned_bases(dockerfile: &str) -> Vec<String> {
     let mut wrong = Vec::new();
     for ins in instructions(dockerfile) {
         let words: Vec<&str> = ins.split_whitespace().collect();
-        if !words.first().is_some_and(|w| w.eq_ignore_ascii_case("FROM")) {
+        if !words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("FROM"))
+        {
             continue;
         }
         let image = words
@@ -345,9 +362,15 @@ fn no_dockerfile_names_a_frontend_and_every_base_is_pinned_by_digest() {
         "Dependabot moves the base"
     );
     // Controls.
-    assert!(has_syntax_directive("# syntax=docker/dockerfile:1\nFROM scratch\n"));
-    assert!(has_syntax_directive("#  Syntax = docker/dockerfile:1.7\nFROM scratch\n"));
-    assert!(!has_syntax_directive("# the syntax of this file\nFROM scratch\n"));
+    assert!(has_syntax_directive(
+        "# syntax=docker/dockerfile:1\nFROM scratch\n"
+    ));
+    assert!(has_syntax_directive(
+        "#  Syntax = docker/dockerfile:1.7\nFROM scratch\n"
+    ));
+    assert!(!has_syntax_directive(
+        "# the syntax of this file\nFROM scratch\n"
+    ));
     assert_eq!(
         unpinned_bases("FROM rust:1.95.0-alpine3.23 AS build\nFROM build\nFROM scratch\n"),
         ["rust:1.95.0-alpine3.23"]

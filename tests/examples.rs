@@ -105,7 +105,7 @@ fn check_names(workflow: &str) -> Vec<String> {
     let body = &workflow[workflow.find("\njobs:\n").expect("jobs:") + 7..];
     let mut names = Vec::new();
     let mut job: Option<(String, Option<String>)> = None;
-    let mut flush = |job: Option<(String, Option<String>)>, names: &mut Vec<String>| {
+    let flush = |job: Option<(String, Option<String>)>, names: &mut Vec<String>| {
         if let Some((key, name)) = job {
             names.push(name.unwrap_or(key));
         }
@@ -149,9 +149,10 @@ fn check_names(workflow: &str) -> Vec<String> {
 
 /// The checks the workflow's `# Required check(s): ...` line names, in backquotes.
 fn required_named(workflow: &str) -> Vec<String> {
-    let Some(line) = workflow.lines().find(|l| {
-        l.starts_with("# Required check: ") || l.starts_with("# Required checks: ")
-    }) else {
+    let Some(line) = workflow
+        .lines()
+        .find(|l| l.starts_with("# Required check: ") || l.starts_with("# Required checks: "))
+    else {
         return Vec::new();
     };
     line.split('`')
@@ -237,7 +238,10 @@ fn off_table(text: &str, table: &Pins) -> Vec<String> {
 fn every_action_pin_is_the_tables_and_the_table_has_its_date() {
     let doc = read("docs/action.md");
     let table = pins_table(&doc);
-    let date = table.0.clone().expect("the table's date: `Pins checked: YYYY-MM-DD`");
+    let date = table
+        .0
+        .clone()
+        .expect("the table's date: `Pins checked: YYYY-MM-DD`");
     assert!(date.as_str() >= "2026-01-01", "{date}");
     assert!(table.1.len() >= 5, "{:?}", table.1);
     for (action, (_, _, runs)) in &table.1 {

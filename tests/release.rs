@@ -216,19 +216,6 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
     ] {
         assert!(release.contains(promise), "release.yml lacks {promise:?}");
     }
-    // Anyone can pull the image before anything lands: the pull with no credentials comes
-    // first in the release job, which runs in the protected environment.
-    let (_, job) = jobs(&release)
-        .into_iter()
-        .find(|(n, _)| n == "release")
-        .expect("a release job");
-    assert!(job.contains("    environment: release\n"), "{job}");
-    let pulled = job.find("docker pull").expect("the release job pulls the image");
-    assert!(pulled < job.find("scripts/pin-image.sh").unwrap());
-    assert!(
-        !job.contains("docker login"),
-        "the release job never logs in to the registry"
-    );
     // The pin lands on main before the tag is made, and no tag or branch is ever forced.
     let pinned = release.find("scripts/pin-image.sh").unwrap();
     let pushed = release.find("push origin HEAD:refs/heads/main").unwrap();
@@ -259,6 +246,34 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
             "dependabot lacks {eco}"
         );
     }
+}
+
+/// Whether a workflow's `release` job, in the protected environment, pulls the image without
+/// credentials before it pins and tags anything.
+fn pulls_anonymously_first(workflow: &str) -> bool {
+    let Some((_, job)) = jobs(workflow).into_iter().find(|(n, _)| n == "release") else {
+        return false;
+    };
+    let (Some(pulled), Some(pinned)) = (job.find("docker pull"), job.find("scripts/pin-image.sh"))
+    else {
+        return false;
+    };
+    job.contains("    environment: release\n")
+        && job.contains("DOCKER_CONFIG=$(mktemp -d)")
+        && job.contains("make the package public")
+        && !job.contains("docker login")
+        && pulled < pinned
+}
+
+#[test]
+fn the_release_job_pulls_the_image_as_anyone_would_before_it_tags() {
+    let release = read(".github/workflows/release.yml");
+    assert!(pulls_anonymously_first(&release));
+    // Control: the release job as it was (no environment, no pull) is caught.
+    let old = release
+        .replace("    environment: release\n", "")
+        .replace("docker pull", "true");
+    assert!(!pulls_anonymously_first(&old));
 }
 
 /// The jobs of a workflow as (name, text): split at the two-space-indented keys under `jobs:`.

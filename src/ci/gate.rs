@@ -119,7 +119,11 @@ fn changed_gate(
         let note = format!(
             "scope changed: {what} changes .gitmodules, so the {} {} it names count as changed: {}",
             submodules.len(),
-            if submodules.len() == 1 { "folder" } else { "folders" },
+            if submodules.len() == 1 {
+                "folder"
+            } else {
+                "folders"
+            },
             submodules.join(", ")
         );
         cx.line(&format!("hippo-packs: {note}"))?;
