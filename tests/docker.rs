@@ -289,8 +289,8 @@ fn every_copy_of_every_stage_finds_its_source_in_its_context() {
         assert!(in_context(&staged, &src), "release.Dockerfile copies {src}");
     }
     staged_as_release_dockerfile_expects();
-    // Control: the former `prebuilt` stage in the source build is caught (a checkout has no
-    // dist/), and so is a file .dockerignore leaves out.
+    // Control: a stage copying from dist/ (which a checkout lacks) is caught, and so is a file
+    // .dockerignore leaves out.
     let old = "FROM scratch AS prebuilt\nARG TARGETARCH\nCOPY dist/${TARGETARCH}/ /\n";
     let missing = context_sources(old, &["amd64"]);
     assert_eq!(missing, ["dist/amd64/"]);

@@ -89,7 +89,7 @@ fn every_example_with_pull_request_runs_on_merge_group_with_the_history() {
         assert!(events(&text).iter().any(|e| e == "pull_request"), "{f:?}");
         assert_eq!(merge_queue_gaps(&text), Vec::<String>::new(), "{f:?}");
     }
-    // Controls: the examples as they were.
+    // Controls: an example without merge_group or the history, and one without pull_request.
     let old = "name: x\non:\n  pull_request:\n  push:\n    branches: [main]\n\njobs:\n  a:\n    steps:\n      - uses: actions/checkout@x # v1\n        with:\n          persist-credentials: false\n";
     assert_eq!(
         merge_queue_gaps(old),
@@ -261,8 +261,8 @@ fn every_action_pin_is_the_tables_and_the_table_has_its_date() {
         assert_eq!(off_table(&text, &table), Vec::<String>::new(), "{f:?}");
     }
     assert!(seen >= 15, "{seen} pins");
-    // Controls: the examples' former checkout, an action the table lacks, a pin without its
-    // version, and a table without its date.
+    // Controls: a checkout release the table does not give, an action it lacks, a pin without
+    // its version, and a table without its date.
     for wrong in [
         "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n",
         "      - uses: actions/cache@0057852bfaa89a56745cba8c7296529d2fc39830 # v4.3.0\n",
@@ -298,7 +298,7 @@ fn ssl_cert_file_examples_point_under_the_home_not_the_workspace() {
         }
     }
     assert!(seen >= 1, "docs/action.md gives an example");
-    // Control: the former example.
+    // Control: a path in the workspace is told apart.
     assert_eq!(
         cert_paths("`env: SSL_CERT_FILE: /github/workspace/.github/ghes-ca.pem` on the step"),
         ["/github/workspace/.github/ghes-ca.pem"]

@@ -269,7 +269,7 @@ fn pulls_anonymously_first(workflow: &str) -> bool {
 fn the_release_job_pulls_the_image_as_anyone_would_before_it_tags() {
     let release = read(".github/workflows/release.yml");
     assert!(pulls_anonymously_first(&release));
-    // Control: the release job as it was (no environment, no pull) is caught.
+    // Control: a release job without the environment and the pull is caught.
     let old = release
         .replace("    environment: release\n", "")
         .replace("docker pull", "true");
