@@ -8,6 +8,7 @@ pub(crate) mod case;
 pub mod decode;
 pub(crate) mod documents;
 pub(crate) mod manifest;
+pub(crate) mod markdown;
 pub(crate) mod pass;
 pub(crate) mod prompt;
 pub mod redact;
