@@ -7,6 +7,7 @@
 pub(crate) mod case;
 pub mod decode;
 pub(crate) mod documents;
+pub(crate) mod front_matter;
 pub(crate) mod manifest;
 pub(crate) mod markdown;
 pub(crate) mod pass;
