@@ -142,9 +142,9 @@ pub(crate) fn read(text: &str) -> Markdown {
             Event::Start(tag) => reading.start(&mut md, &mut used, text, tag, at),
             Event::End(end) => reading.end(&mut md, text, end),
             Event::Text(t) => reading.text(&mut md, text, &t, at),
-            Event::Code(t) => md.rendered.push(&t, code_inside(text, at, &t), true),
+            Event::Code(t) => reading.code_span(&mut md, text, &t, at),
             Event::Html(_) | Event::InlineHtml(_) => comments(&mut md, text, at),
-            Event::SoftBreak | Event::HardBreak => md.rendered.push("\n", at, false),
+            Event::SoftBreak | Event::HardBreak => reading.line_break(&mut md, at),
             _ => {}
         }
     }
@@ -261,6 +261,20 @@ impl State {
         }
     }
 
+    fn line_break(&mut self, md: &mut Markdown, at: Span) {
+        if let Some(h) = &mut self.heading {
+            h.text.push('\n');
+        }
+        md.rendered.push("\n", at, false);
+    }
+
+    fn code_span(&mut self, md: &mut Markdown, source: &str, t: &str, at: Span) {
+        if let Some(h) = &mut self.heading {
+            h.text.push_str(t);
+        }
+        md.rendered.push(t, code_inside(source, at, t), true);
+    }
+
     fn text(&mut self, md: &mut Markdown, source: &str, t: &str, at: Span) {
         if let Some(h) = &mut self.heading {
             h.text.push_str(t);
@@ -373,3 +387,6 @@ fn title_span(text: &str, dest: Span) -> Option<Span> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod differential;

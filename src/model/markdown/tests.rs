@@ -205,3 +205,20 @@ fn hostile_input_does_not_panic() {
     let nested = "[".repeat(10_000) + &"]".repeat(10_000);
     let _ = read(&nested);
 }
+
+/// The reviewed disagreements with comrak (reviewed.txt): no verdict depends on them.
+#[test]
+fn reviewed_disagreements_change_no_verdict() {
+    // A definition before a paragraph or heading: both read it as a definition, unused here,
+    // and the heading's text, the only thing the persona rules read of it, is the same.
+    for text in ["[\nfoo\n]: /url\nbar\n", "[foo]: /url\n\"title\" ok\n"] {
+        let md = read(text);
+        assert_eq!(md.hidden.len(), 1, "{text:?}");
+        assert_eq!(md.hidden[0].kind, HiddenKind::UnusedDefinition);
+    }
+    let md = read("[foo]: /url\nRole\n===\n[foo]\n");
+    assert_eq!(md.headings[0].text, "Role");
+    assert_eq!(md.hidden, [], "the definition is used");
+    // An e-mail autolink is no destination the rules read.
+    assert_eq!(read("<foo@bar.example.com>\n").destinations, []);
+}
