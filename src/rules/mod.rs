@@ -24,12 +24,14 @@ pub(crate) mod paths;
 pub(crate) mod persona;
 pub(crate) mod prompt;
 pub mod redaction;
+pub(crate) mod rendered;
 pub(crate) mod sizes;
 pub mod test;
 pub mod text;
 pub(crate) mod theme;
 pub(crate) mod transcript;
 pub(crate) mod unreferenced;
+pub(crate) mod yaml;
 
 pub(crate) use crate::core::Rule;
 
