@@ -15,9 +15,10 @@
 //! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
 //! keep their own rules and messages; only the reading is shared (docs/performance.md).
 
-use super::{content, redaction, text};
+use super::{content, redaction, rendered, text};
 use crate::core::Diagnostic;
 use crate::model::decode;
+use crate::model::markdown;
 use crate::pack::Pack;
 
 /// Runs the text, content and redaction rules over every file of the pack.
@@ -42,7 +43,23 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         if let Some(scan) = &scan {
             text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
         }
-        content::check_file(f, scan.as_ref(), view.as_ref(), out);
+        // A Markdown file outside tests/ read whole as UTF-8, as CommonMark reads it.
+        let md = (f.path.ends_with(".md") && !f.in_tests())
+            .then(|| f.text().map(markdown::read))
+            .flatten();
+        if let Some(md) = &md {
+            rendered::check_file(
+                pack.kind,
+                &f.path,
+                f.text().unwrap_or_default(),
+                Some(md),
+                out,
+            );
+            rendered::report_char_refs(&f.path, md, out);
+        } else if let Some(text) = f.text() {
+            rendered::check_file(pack.kind, &f.path, text, None, out);
+        }
+        content::check_file(f, scan.as_ref(), view.as_ref(), md.as_ref(), out);
         redaction::check_file(f, view.as_ref(), out);
     }
 }

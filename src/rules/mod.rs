@@ -56,8 +56,10 @@ pub fn catalogue() -> &'static [&'static Rule] {
             prompt::RULES,
             persona::RULES,
             case::RULES,
+            yaml::RULES,
             transcript::RULES,
             theme::RULES,
+            rendered::RULES,
             text::WARNINGS,
             content::RULES,
             redaction::RULES,
@@ -118,6 +120,7 @@ pub fn run(pack: &Pack) -> Checked {
             prompt::check(pack, &docs.passes, d);
             persona::check(pack, d);
             docs.cases = case::check(pack, d);
+            yaml::check(pack, d);
             docs.transcripts = transcript::check(pack, &docs.cases, d);
             if docs.passes_parsed {
                 unreferenced::check(pack, &docs.passes, d);

@@ -3,7 +3,8 @@
 //! shows, and padding that pushes what follows out of the reviewer's view.
 
 use super::declare::declare_rules;
-use crate::core::{Diagnostic, Span};
+use super::text::{IGNORABLE_CHARACTER, INVISIBLE_CHARACTER};
+use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
 use crate::model::markdown::{HiddenKind, Markdown};
 use crate::pack::PackKind;
 use crate::pack::place::{Place, place};
@@ -153,6 +154,44 @@ pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
             .ends_with(".md")
             .then(|| crate::model::markdown::read(text));
         check_file(pack.kind, &f.path, text, md.as_ref(), out);
+    }
+}
+
+/// Character references that decode to hidden characters, in a Markdown file outside `tests/`:
+/// the same error, or warning, as the character written raw, at the reference
+/// (`U+202E in a character reference`, `U+E0049 in a character reference and 3 more` for a run
+/// of them).
+pub(crate) fn report_char_refs(path: &str, md: &Markdown, out: &mut Vec<Diagnostic>) {
+    // (span, first hidden character, count, invisible)
+    let mut runs: Vec<(Span, char, usize, bool)> = Vec::new();
+    for r in &md.char_refs {
+        let Some(c) = r
+            .decoded
+            .chars()
+            .find(|&c| is_invisible(c) || is_ignorable(c))
+        else {
+            continue;
+        };
+        let invisible = is_invisible(c);
+        match runs.last_mut() {
+            Some(run) if run.0.end == r.span.start && run.3 == invisible => {
+                run.0.end = r.span.end;
+                run.2 += 1;
+            }
+            _ => runs.push((r.span, c, 1, invisible)),
+        }
+    }
+    for (span, c, count, invisible) in runs {
+        let mut m = format!("U+{:04X} in a character reference", c as u32);
+        if count > 1 {
+            m.push_str(&format!(" and {} more", count - 1));
+        }
+        out.push(if invisible {
+            Diagnostic::at(&INVISIBLE_CHARACTER, path, span, m)
+        } else {
+            let m = format!("{m}, an invisible character hippo accepts");
+            Diagnostic::at(&IGNORABLE_CHARACTER, path, span, m)
+        });
     }
 }
 
