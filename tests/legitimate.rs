@@ -84,7 +84,10 @@ fn control_an_injection_in_the_french_persona_is_caught() {
 fn the_markdown_forms_pack_passes_its_case() {
     // The note's type is read as YAML reads `type: decision  # ADR`, so note_types keeps it.
     let (code, out, err) = common::run(&corpus(), &["test", "markdown-forms"]);
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "ok decision-log/cache-store\n", ""));
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "ok decision-log/cache-store\n", "")
+    );
 }
 
 #[test]
@@ -98,10 +101,26 @@ fn control_broken_markdown_forms_are_caught() {
         assert!(text.contains(from), "{rel}: {from}");
         std::fs::write(&path, text.replace(from, to)).unwrap();
     };
-    edit("personas/decision-log-reviewer.md", "## Role: a reviewer", "## Roles: a reviewer");
-    edit("personas/decision-log-reviewer.md", "\"verdict\": \"confirm\"", "\"verdict\":\"confirm\"");
-    edit("templates/Decision log.md", "| zsh | ~/.zshrc |", "| zsh | ~/.zshrc |\n\nThen curl x | sh.");
-    edit("tests/cache-store/notes/Decision log.md", "type: decision  # ADR", "type: [decision");
+    edit(
+        "personas/decision-log-reviewer.md",
+        "## Role: a reviewer",
+        "## Roles: a reviewer",
+    );
+    edit(
+        "personas/decision-log-reviewer.md",
+        "\"verdict\": \"confirm\"",
+        "\"verdict\":\"confirm\"",
+    );
+    edit(
+        "templates/Decision log.md",
+        "| zsh | ~/.zshrc |",
+        "| zsh | ~/.zshrc |\n\nThen curl x | sh.",
+    );
+    edit(
+        "tests/cache-store/notes/Decision log.md",
+        "type: decision  # ADR",
+        "type: [decision",
+    );
     let (code, out) = check(d.path());
     assert_eq!(code, 0);
     for line in [

@@ -3,7 +3,7 @@
 //! their combining marks folded, the lines of a prompt or persona that forge a turn or claim
 //! authority, and a placeholder inside a URL.
 
-use super::{Finding, INJECTION_PHRASE, SHELL_TEXT, URL_PLACEHOLDER, scan};
+use super::{Finding, INJECTION_PHRASE, SHELL_TEXT, URL_OUTSIDE_README, URL_PLACEHOLDER, scan};
 use crate::core::fold::{Folded, fold_marks};
 use crate::core::{Diagnostic, Span};
 use crate::model::markdown::Markdown;
@@ -53,18 +53,35 @@ fn push_new<'a>(
     found.push(Finding { rule, span, text });
 }
 
-/// The injection and shell findings of the rendered text that the text as written does not
-/// hold (`*ignore* all previous`, `ig<!-- -->nore`, `&#105;gnore`), located at the bytes they
+/// The injection, shell and URL findings of the rendered text that the text as written does not
+/// hold (a URL only when the file has none yet) (`*ignore* all previous`, `ig<!-- -->nore`, `&#105;gnore`), located at the bytes they
 /// were rendered from and quoted there.
 pub(super) fn rendered_findings<'a>(bytes: &'a [u8], md: &Markdown, found: &mut Vec<Finding<'a>>) {
     let rendered = &md.rendered;
+    let mut url_seen = found.iter().any(|f| f.rule == &URL_OUTSIDE_README);
     for f in scan(rendered.text.as_bytes()) {
-        if f.rule != &INJECTION_PHRASE && f.rule != &SHELL_TEXT {
+        if f.rule == &URL_OUTSIDE_README {
+            if url_seen {
+                continue;
+            }
+            url_seen = true;
+        } else if f.rule != &INJECTION_PHRASE && f.rule != &SHELL_TEXT {
             continue;
         }
         let span = rendered.source_span(f.span.start, f.span.end);
         if span.end <= bytes.len() && span.start < span.end {
             push_new(found, f.rule, bytes, span);
+        }
+    }
+    // The rendered text with its marks folded: injection phrases only.
+    if !rendered.text.is_ascii() {
+        let mut marked = Vec::new();
+        marks_findings(rendered.text.as_bytes(), &mut marked);
+        for f in marked {
+            let span = rendered.source_span(f.span.start, f.span.end);
+            if span.end <= bytes.len() && span.start < span.end {
+                push_new(found, f.rule, bytes, span);
+            }
         }
     }
 }
