@@ -36,9 +36,11 @@ pub(crate) mod yaml;
 pub(crate) use crate::core::Rule;
 
 /// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
-/// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
-/// page's table order (not referenced, closing instruction, persona sections, reply contract,
-/// ignorable character, unusual space, injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
+/// paths, text, sizes, manifest, pass files, prompts, personas, cases, front matter, transcripts,
+/// theme), then the warnings in the page's table order (not referenced, closing instruction,
+/// persona sections, reply contract, unrendered text, padding, ignorable character, unusual
+/// space, injection, URL, URL placeholder, shell, encoded run, redaction), then the fixture
+/// runner's rule. The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
 /// sorts before the prompt and persona warnings, as the page's table orders them; order only
 /// matters among findings of one severity and one file.
