@@ -73,19 +73,36 @@ pub(crate) struct Rendered {
     pub(crate) text: String,
     /// `(where in text, the bytes it came from, whether copied byte for byte)`, ascending.
     pieces: Vec<(usize, Span, bool)>,
+    /// Where in `text` the rendered view joins what the file keeps apart: a piece that is not
+    /// copied byte for byte (a reference decoded, an escape), or one whose bytes do not follow
+    /// the previous piece's with white space alone between them (emphasis markers, an inline
+    /// comment, a code span's backticks, link syntax removed). Only there can the rendered text
+    /// hold a phrase the text as written does not. Ascending.
+    pub(crate) joins: Vec<usize>,
+    /// Where the last piece's bytes end, when no break between blocks came after it.
+    last_end: Option<usize>,
 }
 
 impl Rendered {
-    fn push(&mut self, text: &str, source: Span, exact: bool) {
+    fn push(&mut self, file: &str, text: &str, source: Span, exact: bool) {
         if text.is_empty() {
             return;
         }
+        let apart = self.last_end.is_some_and(|end| {
+            file.get(end.min(source.start)..source.start)
+                .is_none_or(|gap| !gap.bytes().all(|b| b.is_ascii_whitespace()))
+        });
+        if !exact || apart {
+            self.joins.push(self.text.len());
+        }
         self.pieces.push((self.text.len(), source, exact));
         self.text.push_str(text);
+        self.last_end = Some(source.end);
     }
 
     /// A break between blocks or cells, standing for no byte of the file.
     fn separate(&mut self) {
+        self.last_end = None;
         if !self.text.is_empty() && !self.text.ends_with('\n') {
             self.text.push('\n');
         }
@@ -96,7 +113,7 @@ impl Rendered {
     fn source_of(&self, at: usize) -> Option<(usize, Span, bool)> {
         let i = self.pieces.partition_point(|p| p.0 <= at).checked_sub(1)?;
         let (start, source, exact) = self.pieces[i];
-        Some((at - start, source, exact))
+        Some(((at - start).min(source.end - source.start), source, exact))
     }
 
     /// The bytes of the file a stretch of the rendered text came from: from the first byte's
@@ -124,6 +141,16 @@ fn options() -> Options {
     Options::ENABLE_TABLES
 }
 
+/// Whether a text's reading can differ from the text as written in what the rules judge: it
+/// holds a byte that opens inline markup, a reference, an escape, HTML or a table (`*`, `_`,
+/// `` ` ``, `[`, `<`, `&`, `\`, `|`). Without one, the rendered text is the text as written
+/// with block markers removed, it has no hidden text, table or reference, and only its headings
+/// are left to read (the persona rules read every persona).
+pub(crate) fn may_render_apart(text: &str) -> bool {
+    text.bytes()
+        .any(|b| matches!(b, b'*' | b'_' | b'`' | b'[' | b'<' | b'&' | b'\\' | b'|'))
+}
+
 /// Reads one Markdown file.
 pub(crate) fn read(text: &str) -> Markdown {
     let parser = Parser::new_ext(text, options());
@@ -144,7 +171,7 @@ pub(crate) fn read(text: &str) -> Markdown {
             Event::Text(t) => reading.text(&mut md, text, &t, at),
             Event::Code(t) => reading.code_span(&mut md, text, &t, at),
             Event::Html(_) | Event::InlineHtml(_) => comments(&mut md, text, at),
-            Event::SoftBreak | Event::HardBreak => reading.line_break(&mut md, at),
+            Event::SoftBreak | Event::HardBreak => reading.line_break(&mut md, text, at),
             _ => {}
         }
     }
@@ -261,18 +288,22 @@ impl State {
         }
     }
 
-    fn line_break(&mut self, md: &mut Markdown, at: Span) {
+    fn line_break(&mut self, md: &mut Markdown, source: &str, at: Span) {
         if let Some(h) = &mut self.heading {
             h.text.push('\n');
         }
-        md.rendered.push("\n", at, false);
+        // A line break reads as white space in both readings: it joins nothing.
+        let newline = source.get(at.start..at.end).and_then(|s| s.find('\n'));
+        let at = newline.map_or(at, |i| Span::new(at.start + i, at.start + i + 1));
+        md.rendered.push(source, "\n", at, newline.is_some());
     }
 
     fn code_span(&mut self, md: &mut Markdown, source: &str, t: &str, at: Span) {
         if let Some(h) = &mut self.heading {
             h.text.push_str(t);
         }
-        md.rendered.push(t, code_inside(source, at, t), true);
+        md.rendered
+            .push(source, t, code_inside(source, at, t), true);
     }
 
     fn text(&mut self, md: &mut Markdown, source: &str, t: &str, at: Span) {
@@ -287,7 +318,7 @@ impl State {
                 decoded: t.to_string(),
             });
         }
-        md.rendered.push(t, at, exact);
+        md.rendered.push(source, t, at, exact);
     }
 }
 

@@ -15,11 +15,12 @@
 //! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
 //! keep their own rules and messages; only the reading is shared (docs/performance.md).
 
-use super::{content, redaction, rendered, text};
+use super::{content, persona, redaction, rendered, text};
 use crate::core::Diagnostic;
 use crate::model::decode;
-use crate::model::markdown;
-use crate::pack::Pack;
+use crate::model::markdown::{self, Markdown};
+use crate::pack::place::{Place, place};
+use crate::pack::{Pack, PackFile, PackKind};
 
 /// Runs the text, content and redaction rules over every file of the pack.
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
@@ -43,25 +44,31 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
         if let Some(scan) = &scan {
             text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
         }
-        // A Markdown file outside tests/ read whole as UTF-8, as CommonMark reads it.
-        let md = (f.path.ends_with(".md") && !f.in_tests())
-            .then(|| f.text().map(markdown::read))
-            .flatten();
-        if let Some(md) = &md {
-            rendered::check_file(
-                pack.kind,
-                &f.path,
-                f.text().unwrap_or_default(),
-                Some(md),
-                out,
-            );
-            rendered::report_char_refs(&f.path, md, out);
-        } else if let Some(text) = f.text() {
-            rendered::check_file(pack.kind, &f.path, text, None, out);
-        }
+        let md = markdown_rules(pack, f, out);
         content::check_file(f, scan.as_ref(), view.as_ref(), md.as_ref(), out);
         redaction::check_file(f, view.as_ref(), out);
     }
+}
+
+/// A Markdown file outside `tests/` read whole as UTF-8, as CommonMark reads it (a persona
+/// always; any other only when its reading can differ from its text, `may_render_apart`), and
+/// the rules that read it: padding (every file), hidden text, character references, the persona
+/// sections. Returns the reading for the content rules.
+fn markdown_rules(pack: &Pack, f: &PackFile, out: &mut Vec<Diagnostic>) -> Option<Markdown> {
+    let text = f.text()?;
+    let persona = pack.kind == PackKind::Pass
+        && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)));
+    let md = (f.path.ends_with(".md") && !f.in_tests())
+        .then_some(text)
+        .filter(|t| persona || markdown::may_render_apart(t))
+        .map(markdown::read);
+    rendered::check_file(pack.kind, &f.path, text, md.as_ref(), out);
+    let md = md?;
+    rendered::report_char_refs(&f.path, &md, out);
+    if persona {
+        persona::check_persona(&f.path, text, &md, out);
+    }
+    Some(md)
 }
 
 #[cfg(test)]

@@ -120,7 +120,6 @@ pub fn run(pack: &Pack) -> Checked {
         PackKind::Pass => {
             (docs.passes, docs.passes_parsed) = pass::check(pack, d);
             prompt::check(pack, &docs.passes, d);
-            persona::check(pack, d);
             docs.cases = case::check(pack, d);
             yaml::check(pack, d);
             docs.transcripts = transcript::check(pack, &docs.cases, d);

@@ -6,9 +6,7 @@
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
 use crate::core::Rule;
-use crate::model::markdown::{self, Markdown};
-use crate::pack::place::{Place, place};
-use crate::pack::{Pack, PackKind};
+use crate::model::markdown::Markdown;
 
 declare_rules! {
     /// A persona without a ## Role section
@@ -115,7 +113,12 @@ pub(crate) fn has_reply_contract(text: &str) -> bool {
     text.contains(REPLY_CONTRACT) || collapsed(text).contains(REPLY_CONTRACT)
 }
 
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+/// Every persona of a pack, each read here (`check` reads each once, in `rules::file_scan`).
+#[cfg(test)]
+pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
+    use crate::model::markdown;
+    use crate::pack::PackKind;
+    use crate::pack::place::{Place, place};
     for f in pack.files() {
         if !matches!(place(PackKind::Pass, &f.path), Some((Place::Persona, _))) {
             continue;
@@ -145,6 +148,8 @@ pub(crate) fn check_persona(path: &str, text: &str, md: &Markdown, out: &mut Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::markdown;
+    use crate::pack::PackKind;
     use crate::pack::testing::text_pack;
 
     fn run(persona: &str) -> Vec<String> {

@@ -79,6 +79,57 @@ pub(crate) fn padding_applies_to(path: &str) -> bool {
 /// The `padding` warning of a file: its first run of blank lines or of spaces, whichever comes
 /// first. `md` is its Markdown reading (a run inside a table row is not padding).
 pub(crate) fn padding(path: &str, bytes: &[u8], md: Option<&Markdown>) -> Option<Diagnostic> {
+    // Either padding is a run of at least BLANK_LINES_MIN bytes of white space: only the lines
+    // around such runs are read, line by line.
+    let mut from = 0;
+    while let Some((start, end)) = white_run(bytes, from, BLANK_LINES_MIN) {
+        let line_start = bytes[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
+        if let Some(d) = padding_in(path, bytes, line_start, line_end, md) {
+            return Some(d);
+        }
+        from = end;
+    }
+    None
+}
+
+/// Whether a byte is white space for padding.
+fn white(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// The first run of at least `min` white-space bytes from `from`, skipping ahead as the
+/// encoded-run search does (a window is checked from its far end; the first byte outside the
+/// class moves the start past it).
+fn white_run(bytes: &[u8], from: usize, min: usize) -> Option<(usize, usize)> {
+    let mut start = from;
+    'windows: while start + min <= bytes.len() {
+        for j in (start..start + min).rev() {
+            if !white(bytes[j]) {
+                start = j + 1;
+                continue 'windows;
+            }
+        }
+        let end = bytes[start + min..]
+            .iter()
+            .position(|&b| !white(b))
+            .map_or(bytes.len(), |i| start + min + i);
+        return Some((start, end));
+    }
+    None
+}
+
+/// The padding among the lines of `bytes[from..to]` (whole lines), read line by line.
+fn padding_in(
+    path: &str,
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+    md: Option<&Markdown>,
+) -> Option<Diagnostic> {
     let in_row =
         |at: usize| md.is_some_and(|m| m.table_rows.iter().any(|r| r.start <= at && at < r.end));
     let blank_lines = |at: usize, n: usize| {
@@ -89,10 +140,10 @@ pub(crate) fn padding(path: &str, bytes: &[u8], md: Option<&Markdown>) -> Option
     };
     // The blank lines in a row before the line being read: where they start, how many.
     let (mut blank_at, mut blanks) = (0, 0);
-    let mut line_start = 0;
-    while line_start < bytes.len() {
-        let rest = &bytes[line_start..];
-        let end = memchr::memchr(b'\n', rest).map_or(bytes.len(), |i| line_start + i);
+    let mut line_start = from;
+    while line_start < to {
+        let rest = &bytes[line_start..to];
+        let end = memchr::memchr(b'\n', rest).map_or(to, |i| line_start + i);
         let line = &bytes[line_start..end];
         if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             if blanks == 0 {

@@ -222,3 +222,29 @@ fn reviewed_disagreements_change_no_verdict() {
     // An e-mail autolink is no destination the rules read.
     assert_eq!(read("<foo@bar.example.com>\n").destinations, []);
 }
+
+#[test]
+fn joins_are_where_rendering_joins_what_the_file_keeps_apart() {
+    let joins = |t: &str| {
+        let md = read(t);
+        md.rendered
+            .joins
+            .iter()
+            .map(|&j| md.rendered.text[j..].chars().take(3).collect::<String>())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        joins("plain prose\nover two lines\n\n- a list\n- of items\n\n## A heading\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(joins("*ig*nore\n"), ["nor"]);
+    assert_eq!(joins("ig<!-- -->nore\n"), ["nor"]);
+    assert_eq!(joins("&#105;gnore\n"), ["ign"]);
+    assert_eq!(joins("a `code` b\n"), ["cod", " b\n"]);
+    assert_eq!(joins("> ignore all\n> previous\n"), ["pre"]);
+    assert_eq!(
+        joins("| a | b |\n|---|---|\n"),
+        Vec::<String>::new(),
+        "cells are blocks apart"
+    );
+}
