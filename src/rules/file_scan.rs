@@ -17,58 +17,51 @@
 
 use super::{content, persona, redaction, rendered, text};
 use crate::core::Diagnostic;
-use crate::model::decode;
-use crate::model::markdown::{self, Markdown};
+use crate::model::Documents;
+use crate::model::markdown::Markdown;
 use crate::pack::place::{Place, place};
 use crate::pack::{Pack, PackFile, PackKind};
 
-/// Runs the text, content and redaction rules over every file of the pack.
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
+/// Runs the text, content and redaction rules over every file of the pack (its decoded strings
+/// from `docs`).
+pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, f) in pack.files().iter().enumerate() {
         // A file cut at its size limit is not judged by the text rules (its end is missing),
         // but the content rules scan what was read.
         let scan = f.complete.then(|| text::scan_bytes(&f.bytes));
         if let Some(scan) = &scan {
             text::report(&f.path, scan, out);
         }
-        // The strings of a TOML, JSON or CSS file read whole, decoded (none: no backslash).
-        let view = scan
-            .as_ref()
-            .filter(|s| s.not_utf8.is_none())
-            .and_then(|_| decode::view_bytes(&f.path, &f.bytes));
-        if let Some(view) = &view
+        // The strings of a TOML, JSON or CSS file read whole as UTF-8, decoded (none: no
+        // backslash, or a document that does not parse).
+        let view = docs.view(i);
+        if let Some(view) = view
             && !f.in_tests()
         {
             text::report_escapes(&f.path, view, out);
         }
         if let Some(scan) = &scan {
-            text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
+            text::report_unusual_spaces(&f.path, scan, view, out);
         }
-        let md = markdown_rules(pack, f, out);
-        content::check_file(f, scan.as_ref(), view.as_ref(), md.as_ref(), out);
-        redaction::check_file(f, view.as_ref(), out);
+        let md = docs.markdown(i);
+        markdown_rules(pack, f, md, out);
+        content::check_file(f, scan.as_ref(), view, md, out);
+        redaction::check_file(f, view, out);
     }
 }
 
-/// A Markdown file outside `tests/` read whole as UTF-8, as CommonMark reads it (a persona
-/// always; any other only when its reading can differ from its text, `may_render_apart`), and
-/// the rules that read it: padding (every file), hidden text, character references, the persona
-/// sections. Returns the reading for the content rules.
-fn markdown_rules(pack: &Pack, f: &PackFile, out: &mut Vec<Diagnostic>) -> Option<Markdown> {
-    let text = f.text()?;
-    let persona = pack.kind == PackKind::Pass
-        && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)));
-    let md = (f.path.ends_with(".md") && !f.in_tests())
-        .then_some(text)
-        .filter(|t| persona || markdown::may_render_apart(t))
-        .map(markdown::read);
-    rendered::check_file(pack.kind, &f.path, text, md.as_ref(), out);
-    let md = md?;
-    rendered::report_char_refs(&f.path, &md, out);
-    if persona {
-        persona::check_persona(&f.path, text, &md, out);
+/// The rules that read a file as Markdown, given its reading (`model::Documents`): padding
+/// (every file outside `tests/`, a table row excepted), hidden text, character references, the
+/// persona sections.
+fn markdown_rules(pack: &Pack, f: &PackFile, md: Option<&Markdown>, out: &mut Vec<Diagnostic>) {
+    let Some(text) = f.text() else { return };
+    rendered::check_file(pack.kind, &f.path, text, md, out);
+    let Some(md) = md else { return };
+    rendered::report_char_refs(&f.path, md, out);
+    if pack.kind == PackKind::Pass && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)))
+    {
+        persona::check_persona(&f.path, text, md, out);
     }
-    Some(md)
 }
 
 #[cfg(test)]

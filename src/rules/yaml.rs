@@ -3,9 +3,8 @@
 
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
-use crate::model::front_matter::{self, FrontMatter};
-use crate::pack::place::{Place, place};
-use crate::pack::{Pack, PackKind};
+use crate::model::Documents;
+use crate::model::front_matter::FrontMatter;
 
 declare_rules! {
     /// Front matter that YAML cannot read
@@ -22,11 +21,6 @@ declare_rules! {
     pub(crate) static FRONT_MATTER = "front-matter", Warning, VeryHigh;
 }
 
-/// Whether the rule reads a file: a note or a template of a pass pack.
-pub(crate) fn applies_to(kind: PackKind, path: &str) -> bool {
-    kind == PackKind::Pass && matches!(place(kind, path), Some((Place::Note | Place::Template, _)))
-}
-
 /// The warning of one file's front matter, when YAML cannot read it.
 pub(crate) fn check_file(path: &str, read: &FrontMatter) -> Option<Diagnostic> {
     let FrontMatter::Unreadable { at, why } = read else {
@@ -40,26 +34,23 @@ pub(crate) fn check_file(path: &str, read: &FrontMatter) -> Option<Diagnostic> {
     ))
 }
 
-/// Every note and template of a pack.
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
-        if !applies_to(pack.kind, &f.path) {
-            continue;
-        }
-        let Some(text) = f.text() else { continue };
-        out.extend(check_file(&f.path, &front_matter::read(text)));
+/// Every note and template of a pack, as `model::Documents` read their front matter.
+pub(crate) fn check(docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for f in &docs.front_matter {
+        out.extend(check_file(f.path, &f.reading));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::PackKind;
     use crate::pack::testing::text_pack;
 
     fn run(files: &[(&str, &str)]) -> Vec<String> {
         let p = text_pack(PackKind::Pass, files);
         let mut out = Vec::new();
-        check(&p, &mut out);
+        check(&Documents::read(&p), &mut out);
         crate::rules::finish(&p, &mut out);
         out.iter().map(|d| d.text("")).collect()
     }

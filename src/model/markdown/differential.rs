@@ -98,7 +98,10 @@ fn comrak(text: &str) -> (Reading, BTreeSet<usize>) {
         let data = node.data.borrow();
         let line = data.sourcepos.start.line;
         match &data.value {
-            NodeValue::Heading(h) => r.headings.push((line, h.level, inline_text(node))),
+            NodeValue::Heading(h) => {
+                r.headings.push((line, h.level, inline_text(node)));
+                rendered.insert(line);
+            }
             NodeValue::HtmlInline(html) if html.starts_with("<!--") => {
                 r.comments.insert(line);
             }
@@ -112,7 +115,7 @@ fn comrak(text: &str) -> (Reading, BTreeSet<usize>) {
             NodeValue::Link(l) | NodeValue::Image(l) => {
                 r.links.push((l.url.clone(), l.title.clone()));
             }
-            NodeValue::Paragraph | NodeValue::Heading(_) => {
+            NodeValue::Paragraph => {
                 rendered.insert(line);
             }
             _ => {}

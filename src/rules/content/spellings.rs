@@ -172,7 +172,8 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     files.push(("README.md", NEAR_MISSES[5]));
     files.push(("personas/r.md", NEAR_MISSES[4]));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
+    let pack = text_pack(PackKind::Pass, &files);
+    crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
     // The persona's shape is another family's (the scan reads the persona once for both).
     let got: Vec<String> = (out.iter())
         .filter(|d| !d.rule.id.starts_with("persona-"))
@@ -182,7 +183,8 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     // Control: one unusual space and one spelled phrase in a prompt are found.
     files.push(("prompts/spiked.md", "y\u{43E}u\u{2800}are now"));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
+    let pack = text_pack(PackKind::Pass, &files);
+    crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
     let got: Vec<&str> = (out.iter().map(|d| d.rule.id))
         .filter(|id| !id.starts_with("persona-"))
         .collect();

@@ -6,7 +6,7 @@ use crate::pack::testing::text_pack;
 fn run(files: &[(&str, &str)]) -> Vec<String> {
     let p = text_pack(PackKind::Pass, files);
     let mut out = Vec::new();
-    super::super::check(&p, &mut out);
+    super::super::check(&p, &crate::model::Documents::read(&p), &mut out);
     crate::rules::finish(&p, &mut out);
     out.iter().map(|d| d.text("")).collect()
 }
