@@ -68,7 +68,7 @@ declare_rules! {
     /// host. Reported once per file, at the first.
     ///
     /// How to fix: Remove the URL; a prompt needs no link.
-    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, security_severity = "6.5";
+    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
 
     /// Text shaped like a shell command
     ///
