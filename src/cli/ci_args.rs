@@ -142,7 +142,7 @@ pub(crate) fn run(args: CiArgs) -> anyhow::Result<i32> {
         }
     };
     // A report path outside the workspace or through a link: refused before any work.
-    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, gh.workspace.as_deref()) {
+    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, gh.workspace.as_deref(), None) {
         let log = Log::new(gh.actions, s.token.as_deref());
         print(&log.annotate(Level::Error, "ci", &msg))?;
         return Ok(EXIT_USAGE);
