@@ -176,7 +176,7 @@ fn check_run(
     let annotations: Vec<Annotation> = findings
         .iter()
         .take(checks::MAX_ANNOTATIONS)
-        .map(|f| annotation(f.report, f.diag))
+        .map(|f| annotation(f.report, f.diag, f.gated))
         .collect();
     let run = CheckRun {
         owner: owner.to_string(),
@@ -288,10 +288,23 @@ fn head_sha(cx: &Context<'_>) -> Result<String, String> {
     commit::target(&cx.settings.target, &cx.settings.repository.dir, cx.gh).map(|t| t.sha)
 }
 
-/// A finding as the Checks API takes it: columns (code points) only on a one-line span.
-fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
+/// A finding as the Checks API takes it: columns (code points) only on a one-line span; the
+/// finding's own hint (`did you mean per_note?`) under its message, the rule's help (or the
+/// finding's own, which replaces it) in `raw_details`. An error of a pack that does not gate
+/// (`gated` false: one the pull request does not touch) is a `notice`, never a `failure`.
+fn annotation(r: &PackReport, d: &Diagnostic, gated: bool) -> Annotation {
     let g = &d.region;
     let one_line = d.span.is_some() && g.end_line == g.line;
+    // Each part a line of its own, escaped as one (a pack's text never breaks a line).
+    let mut message = escape::line(&raw_message(d)).into_owned();
+    if let Some(hint) = d.hint.as_deref().filter(|h| !h.is_empty()) {
+        message.push_str("\nhelp: ");
+        message.push_str(&escape::line(hint));
+    }
+    let help = match (&d.hint, d.own_help) {
+        (Some(own), true) => own.as_str(),
+        _ => d.rule.help(),
+    };
     Annotation {
         path: location_path(r, d),
         start_line: g.line.max(1),
@@ -299,10 +312,12 @@ fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
         start_column: one_line.then_some(g.col.max(1)),
         end_column: one_line.then_some(g.end_col.max(g.col).max(1)),
         annotation_level: match d.severity {
-            Severity::Error => "failure",
+            Severity::Error if gated => "failure",
+            Severity::Error => "notice",
             Severity::Warning => "warning",
         },
         title: format!("hippo-packs ({})", d.rule.id),
-        message: checks::cap_message(&escape::line(&raw_message(d))),
+        message: checks::cap_message(&message),
+        raw_details: (!help.is_empty()).then(|| checks::cap_message(&escape::line(help))),
     }
 }
