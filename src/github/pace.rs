@@ -169,6 +169,67 @@ mod tests {
         assert_eq!(clock.now(), Duration::from_secs(19) + Duration::from_secs(6));
     }
 
+    /// A server on 127.0.0.1 answering every request `200 {}`, keeping the connection.
+    fn answering() -> String {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                std::thread::spawn(move || {
+                    let mut r = BufReader::new(stream);
+                    loop {
+                        let mut len = 0usize;
+                        loop {
+                            let mut l = String::new();
+                            if r.read_line(&mut l).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            if l.trim_end().is_empty() {
+                                break;
+                            }
+                            if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:")
+                            {
+                                len = v.trim().parse().unwrap_or(0);
+                            }
+                        }
+                        let mut body = vec![0; len];
+                        r.read_exact(&mut body).ok();
+                        let answer = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
+                        if r.get_mut().write_all(answer.as_bytes()).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        url
+    }
+
+    #[test]
+    fn the_client_holds_writes_and_lets_reads_through() {
+        let url = answering();
+        let clock = Arc::new(TestClock::default());
+        let pacer = Pacer::new(clock.clone());
+        let body = serde_json::json!({});
+        let paced = block(async {
+            let http = super::super::client::Http::new(&url, None, Duration::from_secs(5))
+                .unwrap()
+                .with_pacer(pacer.clone());
+            let copy = http.with_rate_retries(1);
+            let no_retry = |_: &super::super::client::Failure| {};
+            http.request(None, "/a", no_retry).await.unwrap();
+            http.request(Some(&body), "/b", no_retry).await.unwrap();
+            http.request(None, "/c", no_retry).await.unwrap();
+            copy.patch(&body, "/d", no_retry).await.unwrap();
+            http.request(Some(&body), "/e", no_retry).await.unwrap();
+            http.paced()
+        });
+        assert_eq!(paced.writes, 3, "two POSTs and a PATCH; the GETs are reads");
+        assert_eq!(clock.slept(), vec![WRITE_GAP, WRITE_GAP], "the copy shares the pace");
+        assert_eq!(paced.waited, Duration::from_secs(2));
+    }
+
     #[test]
     fn time_already_passed_counts_toward_the_gap() {
         let clock = Arc::new(TestClock::default());
