@@ -96,7 +96,12 @@ fn check_run_commit(gh: &Server) -> Option<String> {
     gh.requests()
         .iter()
         .find(|q| q.method == "POST" && q.path().ends_with("/check-runs"))
-        .map(|q| q.json()["head_sha"].as_str().unwrap_or_default().to_string())
+        .map(|q| {
+            q.json()["head_sha"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
 }
 
 /// The merge checkout of each example, on each event: the new merge goes up under
@@ -133,7 +138,12 @@ fn a_merge_checkout_uploads_the_merge_after_every_push() {
             wrong.push(format!("{event_name} on {example}: {seen:?}\n{r}"));
         }
     }
-    assert!(wrong.is_empty(), "{} of 4 cases:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of 4 cases:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 /// `actions/checkout` on `pull_request` without the merge ref in `.git` (a checkout made by
@@ -142,7 +152,12 @@ fn a_merge_checkout_uploads_the_merge_after_every_push() {
 fn on_pull_request_the_checkout_of_github_sha_is_the_merge() {
     let gh = Server::start(github());
     let ws = checkout(MERGE, None);
-    let r = ci(&gh.url, "pull_request", &event("event-pull_request", Some(STALE))).run(ws.path());
+    let r = ci(
+        &gh.url,
+        "pull_request",
+        &event("event-pull_request", Some(STALE)),
+    )
+    .run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert_eq!(
         uploaded(&gh, &r),
@@ -164,7 +179,12 @@ fn control_other_checkouts_are_not_taken_for_the_merge() {
     let gh = Server::start(github());
     let moved = "9999999999999999999999999999999999999999";
     let ws = checkout(moved, Some(MERGE));
-    let r = ci(&gh.url, "pull_request", &event("event-pull_request", Some(STALE))).run(ws.path());
+    let r = ci(
+        &gh.url,
+        "pull_request",
+        &event("event-pull_request", Some(STALE)),
+    )
+    .run(ws.path());
     assert_eq!(r.code, 0, "auto: a skipped upload changes no verdict: {r}");
     assert!(gh.uploads().is_empty(), "{r}");
     assert!(
@@ -210,7 +230,9 @@ fn a_packed_merge_ref_is_read() {
     let ws = checkout(MERGE, None);
     std::fs::write(
         ws.path().join(".git/packed-refs"),
-        format!("# pack-refs with: peeled fully-peeled sorted\n{MERGE} refs/remotes/pull/7/merge\n"),
+        format!(
+            "# pack-refs with: peeled fully-peeled sorted\n{MERGE} refs/remotes/pull/7/merge\n"
+        ),
     )
     .unwrap();
     let r = ci(

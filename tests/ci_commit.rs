@@ -75,11 +75,17 @@ fn a_pack_repository_passes_on_every_run_and_uploads_its_checkout() {
         let r = v.run(ws.path());
         assert_eq!(r.code, 0, "{r}");
         let file = r.out("sarif-file").unwrap_or_default();
-        assert!(file.ends_with("/.hippo-packs/hippo-packs.sarif"), "under $HOME: {r}");
+        assert!(
+            file.ends_with("/.hippo-packs/hippo-packs.sarif"),
+            "under $HOME: {r}"
+        );
         assert!(r.sarif.is_some(), "{r}");
         assert_eq!(r.out("uploaded"), Some("true"), "{r}");
     }
-    assert!(!ws.path().join(".hippo-packs").exists(), "nothing in the workspace");
+    assert!(
+        !ws.path().join(".hippo-packs").exists(),
+        "nothing in the workspace"
+    );
     let up = gh.uploads();
     assert_eq!(up.len(), 2);
     let body = up[1].json();

@@ -48,10 +48,15 @@ fn by_default_the_workspace_is_left_as_it_was() {
     let home = tempfile::tempdir().unwrap();
     let before = tree(ws.path());
     let mut ci = push(&gh.url);
-    ci.set("INPUT_SARIF-FILE", "").set("HOME", &home.path().display().to_string());
+    ci.set("INPUT_SARIF-FILE", "")
+        .set("HOME", &home.path().display().to_string());
     let r = ci.run(ws.path());
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(tree(ws.path()), before, "nothing added to the workspace: {r}");
+    assert_eq!(
+        tree(ws.path()),
+        before,
+        "nothing added to the workspace: {r}"
+    );
     let expected = home.path().join(".hippo-packs/hippo-packs.sarif");
     assert_eq!(
         r.out("sarif-file"),
@@ -94,7 +99,9 @@ fn a_sarif_file_under_home_is_written_and_elsewhere_refused() {
     let r = run(&elsewhere.path().join("packs.sarif"));
     assert_eq!(r.code, 2, "{r}");
     assert!(
-        r.errors().concat().contains("outside the workspace and $HOME"),
+        r.errors()
+            .concat()
+            .contains("outside the workspace and $HOME"),
         "{r}"
     );
     std::os::unix::fs::symlink(elsewhere.path(), home.path().join("out")).unwrap();
@@ -102,7 +109,10 @@ fn a_sarif_file_under_home_is_written_and_elsewhere_refused() {
     assert_eq!(r.code, 2, "{r}");
     assert!(r.errors().concat().contains("symbolic link"), "{r}");
     assert!(
-        std::fs::read_dir(elsewhere.path()).unwrap().next().is_none(),
+        std::fs::read_dir(elsewhere.path())
+            .unwrap()
+            .next()
+            .is_none(),
         "nothing written through the link"
     );
 }

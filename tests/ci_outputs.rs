@@ -32,10 +32,7 @@ fn github(touched: &'static str) -> impl Fn(&Request, usize) -> Reply + Send + S
 /// `license` in its manifest: one error, whose hint is `did you mean `license`?`.
 fn registry() -> tempfile::TempDir {
     let ws = common::ci_env::good_workspace();
-    common::copy_tree(
-        &common::ci_env::good_pack(),
-        &ws.path().join("packs/typo"),
-    );
+    common::copy_tree(&common::ci_env::good_pack(), &ws.path().join("packs/typo"));
     let manifest = ws.path().join("packs/typo/pack.toml");
     let m = std::fs::read_to_string(&manifest)
         .unwrap()
@@ -122,7 +119,11 @@ fn a_touched_packs_error_fails_the_run_with_the_hint_on_the_pull_request() {
     // The summary's first pack is the failing, touched one.
     let good = r.summary.find("<code>packs/good</code>");
     let typo = r.summary.find("<code>packs/typo</code>");
-    assert!(typo.is_some() && (good.is_none() || typo < good), "{}", r.summary);
+    assert!(
+        typo.is_some() && (good.is_none() || typo < good),
+        "{}",
+        r.summary
+    );
 }
 
 #[test]

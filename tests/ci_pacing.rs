@@ -57,7 +57,8 @@ fn writes_are_a_second_apart_and_reads_are_not_held() {
         );
     }
     assert!(
-        r.stdout.contains("hippo-packs: 4 write requests to GitHub, "),
+        r.stdout
+            .contains("hippo-packs: 4 write requests to GitHub, "),
         "the log says what pacing cost: {r}"
     );
     // Control: the processing poll after the upload is a read, and is not held a second.

@@ -18,9 +18,7 @@ fn github(upload_status: u16) -> impl Fn(&Request, usize) -> Reply + Send + Sync
         ("GET", p) if p.ends_with("/files") => {
             Reply::Json(200, files_json(&["packs/good/README.md"]))
         }
-        ("POST", p) if p.ends_with("/code-scanning/sarifs") && upload_status == 403 => {
-            forbidden()
-        }
+        ("POST", p) if p.ends_with("/code-scanning/sarifs") && upload_status == 403 => forbidden(),
         ("POST", p) if p.ends_with("/code-scanning/sarifs") => accepted(),
         ("GET", p) if p.contains("/code-scanning/sarifs/") => {
             Reply::Json(200, processing("complete"))

@@ -245,18 +245,28 @@ mod tests {
         gh.sha = Some(NEW.into());
         stale(&gh);
         let t = at(&g, &gh).unwrap();
-        assert_eq!((t.sha.as_str(), t.git_ref.as_str()), (NEW, "refs/pull/7/merge"));
+        assert_eq!(
+            (t.sha.as_str(), t.git_ref.as_str()),
+            (NEW, "refs/pull/7/merge")
+        );
         assert!(t.how.contains("GITHUB_SHA"), "{}", t.how);
         // pull_request_target: GITHUB_SHA is the base; the merge ref actions/checkout wrote.
         let (t, gh) = setup("pull_request_target", Some(NEW));
         stale(&gh);
-        assert!(at(&g, &gh).is_err(), "control: without the merge ref, no guess");
+        assert!(
+            at(&g, &gh).is_err(),
+            "control: without the merge ref, no guess"
+        );
         let refs = t.path().join(".git/refs/remotes/pull/7");
         std::fs::create_dir_all(&refs).unwrap();
         std::fs::write(refs.join("merge"), format!("{NEW}\n")).unwrap();
         let found = at(&g, &gh).unwrap();
         assert_eq!(found.git_ref, "refs/pull/7/merge");
-        assert!(found.how.contains("refs/remotes/pull/7/merge"), "{}", found.how);
+        assert!(
+            found.how.contains("refs/remotes/pull/7/merge"),
+            "{}",
+            found.how
+        );
     }
 
     #[test]

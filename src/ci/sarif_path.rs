@@ -39,11 +39,9 @@ pub(crate) fn host_path(file: &str, home: Option<&Path>, runner_temp: Option<&Pa
     };
     let under = lexical(Path::new(file));
     match under.strip_prefix(home) {
-        Ok(rest) if home == Path::new(CONTAINER_HOME) && temp.is_absolute() => temp
-            .join("_github_home")
-            .join(rest)
-            .display()
-            .to_string(),
+        Ok(rest) if home == Path::new(CONTAINER_HOME) && temp.is_absolute() => {
+            temp.join("_github_home").join(rest).display().to_string()
+        }
         _ => file.to_string(),
     }
 }
@@ -96,7 +94,10 @@ pub(crate) fn refusal(file: &str, workspace: Option<&Path>, home: Option<&Path>)
         .filter(|(_, f)| target.starts_with(f) && target != **f)
         .max_by_key(|(_, f)| f.components().count());
     let Some((root, form)) = found else {
-        let shown: Vec<String> = roots.iter().map(|r| r.shown.display().to_string()).collect();
+        let shown: Vec<String> = roots
+            .iter()
+            .map(|r| r.shown.display().to_string())
+            .collect();
         let names: Vec<&str> = roots.iter().map(|r| r.name).collect();
         return Some(format!(
             "sarif-file {file}: resolves outside {} ({}); name a file under {}",
@@ -163,7 +164,11 @@ mod tests {
                 .unwrap()
                 .contains("outside the workspace")
         );
-        assert!(refusal("/etc/passwd", Some(w), None).unwrap().contains("outside"));
+        assert!(
+            refusal("/etc/passwd", Some(w), None)
+                .unwrap()
+                .contains("outside")
+        );
         assert!(at("real").unwrap().contains("is a folder"));
         assert!(at("").unwrap().contains("outside"), "the workspace itself");
     }
@@ -249,15 +254,29 @@ mod tests {
 
     #[test]
     fn a_later_step_sees_the_runners_path_of_the_containers_home() {
-        let (home, temp) = (Path::new(CONTAINER_HOME), Path::new("/home/runner/work/_temp"));
+        let (home, temp) = (
+            Path::new(CONTAINER_HOME),
+            Path::new("/home/runner/work/_temp"),
+        );
         assert_eq!(
-            host_path("/github/home/.hippo-packs/hippo-packs.sarif", Some(home), Some(temp)),
+            host_path(
+                "/github/home/.hippo-packs/hippo-packs.sarif",
+                Some(home),
+                Some(temp)
+            ),
             "/home/runner/work/_temp/_github_home/.hippo-packs/hippo-packs.sarif"
         );
         // Controls: a workspace path, another HOME (a laptop), no RUNNER_TEMP stay as written.
-        assert_eq!(host_path("out/x.sarif", Some(home), Some(temp)), "out/x.sarif");
         assert_eq!(
-            host_path("/root/.hippo-packs/h.sarif", Some(Path::new("/root")), Some(temp)),
+            host_path("out/x.sarif", Some(home), Some(temp)),
+            "out/x.sarif"
+        );
+        assert_eq!(
+            host_path(
+                "/root/.hippo-packs/h.sarif",
+                Some(Path::new("/root")),
+                Some(temp)
+            ),
             "/root/.hippo-packs/h.sarif"
         );
         assert_eq!(

@@ -26,7 +26,8 @@ fn verdict(failed: bool) -> &'static str {
 }
 
 /// The failing packs as a JSON list of their paths from the repository root (`.` for a pack
-/// at the root).
+/// at the root). A control, invisible or bidi character of a path is written as a JSON
+/// `\uXXXX` escape: the value reads back as the path, and never shows the character raw.
 fn failing_json(failing: &[&PackReport]) -> String {
     let paths: Vec<&str> = failing
         .iter()
@@ -35,7 +36,18 @@ fn failing_json(failing: &[&PackReport]) -> String {
             p => p,
         })
         .collect();
-    serde_json::Value::from(paths).to_string()
+    let mut out = String::new();
+    for c in serde_json::Value::from(paths).to_string().chars() {
+        if c.is_control() || crate::core::is_hidden(c) || matches!(c, '\u{2028}' | '\u{2029}') {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", u));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Writes every output of a run that found packs.
@@ -44,7 +56,10 @@ pub(crate) fn write(w: &Written<'_>, cx: &RunContext<'_>) -> anyhow::Result<()> 
     let mut values = vec![
         ("verdict", verdict(w.failed).to_string()),
         ("failing-packs", failing_json(w.failing)),
-        ("check-run-url", w.check_run_url.unwrap_or_default().to_string()),
+        (
+            "check-run-url",
+            w.check_run_url.unwrap_or_default().to_string(),
+        ),
         ("sarif-file", later_step_path(cx)),
         ("packs", w.reports.len().to_string()),
         ("errors", count(PackReport::errors)),
@@ -117,6 +132,15 @@ mod tests {
         };
         let (a, root) = (r("packs/a\"b"), r(""));
         assert_eq!(failing_json(&[&a, &root]), r#"["packs/a\"b","."]"#);
+        let bidi = r("packs/go\u{202E}od");
+        let json = failing_json(&[&bidi]);
+        assert_eq!(json, r#"["packs/go\u202eod"]"#);
+        let back: Vec<String> = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            back,
+            vec!["packs/go\u{202E}od".to_string()],
+            "reads back as the path"
+        );
         assert_eq!(failing_json(&[]), "[]", "control: none");
         assert_eq!((verdict(true), verdict(false)), ("fail", "pass"));
     }

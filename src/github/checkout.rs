@@ -159,7 +159,11 @@ mod tests {
     fn a_remote_ref_resolves_loose_or_packed() {
         let t = repo(&format!("{A}\n"));
         std::fs::create_dir_all(t.path().join(".git/refs/remotes/pull/7")).unwrap();
-        std::fs::write(t.path().join(".git/refs/remotes/pull/7/merge"), format!("{B}\n")).unwrap();
+        std::fs::write(
+            t.path().join(".git/refs/remotes/pull/7/merge"),
+            format!("{B}\n"),
+        )
+        .unwrap();
         let merge = "refs/remotes/pull/7/merge";
         assert_eq!(ref_commit(t.path(), merge).as_deref(), Some(B));
         let p = repo(&format!("{A}\n"));

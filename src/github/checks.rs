@@ -197,7 +197,10 @@ mod tests {
             raw_details: Some("Delete the key.".into()),
             ..a
         };
-        assert_eq!(serde_json::to_value(&with).unwrap()["raw_details"], "Delete the key.");
+        assert_eq!(
+            serde_json::to_value(&with).unwrap()["raw_details"],
+            "Delete the key."
+        );
     }
 
     #[test]

@@ -342,13 +342,12 @@ impl Http {
             if verb.writes() {
                 self.pace.after_write();
             }
-            let (failure, wait) =
-                match answer {
-                    Ok(Ok(a)) if a.status < 400 => return Ok(a),
-                    Ok(Ok(a)) => a.failure(),
-                    Ok(Err(e)) => (classify(e, self.timeout), None),
-                    Err(_) => (Failure::Timeout(self.timeout), None),
-                };
+            let (failure, wait) = match answer {
+                Ok(Ok(a)) if a.status < 400 => return Ok(a),
+                Ok(Ok(a)) => a.failure(),
+                Ok(Err(e)) => (classify(e, self.timeout), None),
+                Err(_) => (Failure::Timeout(self.timeout), None),
+            };
             let delay = match &failure {
                 Failure::RateLimited { .. } if rated < self.rate_retries => {
                     rated += 1;

@@ -165,8 +165,15 @@ mod tests {
         let paced = pacer.paced();
         assert_eq!(paced.writes, 20);
         assert_eq!(paced.waited, Duration::from_secs(19));
-        assert_eq!(clock.slept(), vec![WRITE_GAP; 19], "the first write goes at once");
-        assert_eq!(clock.now(), Duration::from_secs(19) + Duration::from_secs(6));
+        assert_eq!(
+            clock.slept(),
+            vec![WRITE_GAP; 19],
+            "the first write goes at once"
+        );
+        assert_eq!(
+            clock.now(),
+            Duration::from_secs(19) + Duration::from_secs(6)
+        );
     }
 
     /// A server on 127.0.0.1 answering every request `200 {}`, keeping the connection.
@@ -226,7 +233,11 @@ mod tests {
             http.paced()
         });
         assert_eq!(paced.writes, 3, "two POSTs and a PATCH; the GETs are reads");
-        assert_eq!(clock.slept(), vec![WRITE_GAP, WRITE_GAP], "the copy shares the pace");
+        assert_eq!(
+            clock.slept(),
+            vec![WRITE_GAP, WRITE_GAP],
+            "the copy shares the pace"
+        );
         assert_eq!(paced.waited, Duration::from_secs(2));
     }
 
