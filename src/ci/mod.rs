@@ -121,20 +121,34 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
-    let totals = Totals::of(&reports);
+    report_back(&reports, &gate, &failing, up, failed, cx)?;
+    Ok(Verdict::of(failed))
+}
+
+/// Steps 7 to 9: the annotations, the summary, the outputs and the log's last lines.
+fn report_back(
+    reports: &[PackReport],
+    gate: &gate::Gate,
+    failing: &[&PackReport],
+    mut up: upload::Uploaded,
+    failed: bool,
+    cx: &mut RunContext<'_>,
+) -> anyhow::Result<()> {
+    let s = cx.settings;
+    let totals = Totals::of(reports);
     let gated = gate.gated.iter().filter(|g| **g).count();
-    let verdict = verdict_line(&reports, &totals, gated, s, failed);
+    let verdict = verdict_line(reports, &totals, gated, s, failed);
     // The check run follows the gated packs (and the gate); a failed upload fails the job only.
     let conclusion = annotate::Conclusion {
         failed: !failing.is_empty() || gate.fails_job,
         title: verdict.trim_start_matches("hippo-packs: ").to_string(),
     };
-    let annotated = annotate::annotate(&reports, &gate, &conclusion, cx)?;
+    let annotated = annotate::annotate(reports, gate, &conclusion, cx)?;
     up.notes.extend(annotated.notes);
-    write_summary(&reports, &gate, &up, failed, cx)?;
+    write_summary(reports, gate, &up, failed, cx)?;
     let written = step_outputs::Written {
-        reports: &reports,
-        failing: &failing,
+        reports,
+        failing,
         failed,
         uploaded: up.uploaded,
         sarif_id: up.sarif_id.as_deref(),
@@ -143,14 +157,14 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     step_outputs::write(&written, cx)?;
     paced(cx)?;
     cx.line(&verdict)?;
-    for r in &failing {
+    for r in failing {
         cx.line(&format!(
             "hippo-packs: failing: {} ({})",
             r.dir,
             output::status(r)
         ))?;
     }
-    Ok(Verdict::of(failed))
+    Ok(())
 }
 
 /// The gated packs that fail.
