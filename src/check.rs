@@ -17,35 +17,46 @@ pub struct Loaded {
 
 /// Checks one folder. `prefix` is what the text output puts before its paths.
 pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
-    let mut report = PackReport {
-        dir: dir.to_string(),
-        prefix,
-        uri_base: crate::core::paths::uri_base(dir, None),
-        ..PackReport::default()
-    };
     match walk::load(std::path::Path::new(dir)) {
         Err(err) => {
             // `error nowhere: No such file or directory (os error 2)`: the folder as given.
-            report.prefix.clear();
+            let mut report = empty_report(dir, String::new());
             report.diagnostics.push(
                 Diagnostic::file(&layout::UNREADABLE, dir, err.to_string()).pointing_at(None, None),
             );
             (report, None)
         }
-        Ok(mut pack) => {
-            let checked = rules::run(&pack);
-            report.kind = Some(pack.kind);
-            // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
-            report.skipped = std::mem::take(&mut pack.skipped);
-            report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
-            report.diagnostics = checked.diagnostics;
-            let documents = checked.documents;
-            if let Some(m) = &documents.manifest {
-                report.name = m.name.clone();
-                report.version = m.version.clone();
-            }
-            (report, Some(Loaded { pack, documents }))
+        Ok(pack) => {
+            let (report, loaded) = check_pack(dir, prefix, pack);
+            (report, Some(loaded))
         }
+    }
+}
+
+/// Checks a pack already read (the language server's, with an editor's unsaved text in place of
+/// the files it holds open), as [`check_dir`] checks the one it reads.
+pub(crate) fn check_pack(dir: &str, prefix: String, mut pack: Pack) -> (PackReport, Loaded) {
+    let mut report = empty_report(dir, prefix);
+    let checked = rules::run(&pack);
+    report.kind = Some(pack.kind);
+    // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
+    report.skipped = std::mem::take(&mut pack.skipped);
+    report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
+    report.diagnostics = checked.diagnostics;
+    let documents = checked.documents;
+    if let Some(m) = &documents.manifest {
+        report.name = m.name.clone();
+        report.version = m.version.clone();
+    }
+    (report, Loaded { pack, documents })
+}
+
+fn empty_report(dir: &str, prefix: String) -> PackReport {
+    PackReport {
+        dir: dir.to_string(),
+        prefix,
+        uri_base: crate::core::paths::uri_base(dir, None),
+        ..PackReport::default()
     }
 }
 

@@ -23,7 +23,8 @@ use crate::model::manifest::kind_of;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
-use edit::{Edit, Fix, Guard};
+use edit::Guard;
+pub(crate) use edit::{Edit, Fix};
 
 /// A round fixes what the findings show; the next one checks the result again. A fix can make
 /// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
@@ -72,14 +73,30 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
 /// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round
 /// finds nothing to fix.
 pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> PackFixes {
+    let (report, loaded) = check_dir(dir, prefix.clone());
+    match loaded {
+        Some(Loaded { pack, .. }) => plan_pack(dir, prefix, report, pack, config),
+        None => PackFixes {
+            dir: dir.to_string(),
+            prefix,
+            files: Vec::new(),
+        },
+    }
+}
+
+/// [`plan_dir`] for a pack already read and checked (`report`: its check); the language server
+/// plans a file's fixes so from the editor's text.
+pub(crate) fn plan_pack(
+    dir: &str,
+    prefix: String,
+    report: PackReport,
+    mut pack: Pack,
+    config: &Mutex<Option<Config>>,
+) -> PackFixes {
     let mut out = PackFixes {
         dir: dir.to_string(),
-        prefix: prefix.clone(),
+        prefix,
         files: Vec::new(),
-    };
-    let (report, loaded) = check_dir(dir, prefix);
-    let Some(Loaded { mut pack, .. }) = loaded else {
-        return out;
     };
     let mut findings = not_allowed(report, config);
     let mut history = HashMap::new();
@@ -102,6 +119,19 @@ pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>
         findings = not_allowed(report, config);
     }
     out
+}
+
+/// The first round's fixes of the file at `path` (each one `--fix` would make first), from the
+/// pack's findings once the allowances took theirs: the language server's quick fixes.
+pub(crate) fn plan_one_file(pack: &Pack, path: &str, findings: &[Diagnostic]) -> Vec<Fix> {
+    let Some(f) = pack.file(path) else {
+        return Vec::new();
+    };
+    let own: Vec<&Diagnostic> = findings
+        .iter()
+        .filter(|d| d.file.as_deref() == Some(path))
+        .collect();
+    plan_file(f, &own)
 }
 
 /// The report's findings once the allowances took theirs.

@@ -30,6 +30,9 @@ pub(crate) enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output.
     Manpage,
+    /// A language server on standard input and output: the findings of `check` as an editor's
+    /// diagnostics while you type, its fixes as code actions (docs/editors.md).
+    Server,
     /// The GitHub Action's entry point: find, check and test every pack of a registry.
     Ci(super::ci_args::CiArgs),
     /// The stand-in model and reviewer (reads a prompt on standard input).

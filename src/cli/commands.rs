@@ -31,6 +31,7 @@ pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             print(&super::shell::manual()?)?;
             Ok(EXIT_OK)
         }
+        Command::Server => crate::server::run().map(|()| EXIT_OK),
         Command::Ci(a) => super::ci_args::run(a),
         Command::StubModel(a) => super::stub_model::run(a).map(|()| EXIT_OK),
     }
