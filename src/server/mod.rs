@@ -72,16 +72,19 @@ fn capabilities(encoding: Encoding) -> lsp_types::ServerCapabilities {
 }
 
 /// The main loop: each message handled, then, when no other is waiting, the checks they called
-/// for, then their diagnostics published.
+/// for, then their diagnostics published. It ends at the client's `exit` or at the end of its
+/// input (a client that quit without one).
 fn serve(connection: &Connection, server: &mut Server) -> anyhow::Result<()> {
     while let Ok(first) = connection.receiver.recv() {
         let mut next = Some(first);
         while let Some(message) = next.take() {
             match message {
+                Message::Request(req) if req.method == lsp_types::request::Shutdown::METHOD => {
+                    // Answered; the loop goes on to the client's `exit` (or the end of input).
+                    let done = Response::new_ok(req.id, ());
+                    connection.sender.send(Message::Response(done))?;
+                }
                 Message::Request(req) => {
-                    if connection.handle_shutdown(&req)? {
-                        return Ok(());
-                    }
                     // An answer reads the latest check: the changes before it come first.
                     server.flush(connection)?;
                     let response = answer(server, req);
