@@ -5,7 +5,7 @@
 //! client written here are in the control below, which runs everywhere.
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
