@@ -216,7 +216,7 @@ def run(a):
         none = callgrind(server, lambda cmd: session(cmd, pack, 0))
         some = callgrind(server, lambda cmd: session(cmd, pack, a.cg_edits))
         one = callgrind([a.bin, "check", str(pack)],
-                        lambda cmd: subprocess.run(cmd, stdout=subprocess.DEVNULL))
+                        lambda cmd: subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         per = (some - none) / a.cg_edits
         print(f"callgrind: {per:,.0f} instructions per re-check ({a.cg_edits} edits less none), "
               f"one check {one:,} ({per / one:.2f}x)")

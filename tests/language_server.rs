@@ -39,7 +39,11 @@ fn pytest_lsp_drives_the_server() {
     println!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "pytest-lsp's tests failed");
     // Control: tests ran, none skipped (a test that cannot run is no pass).
-    let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     assert!(
         last.contains(" passed") && !last.contains("skipped") && !last.contains("deselected"),
         "{last}"

@@ -6,8 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, TextEdit, Uri,
-    WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, TextEdit, Uri, WorkspaceEdit,
 };
 
 use super::position::{Encoding, Lines};
@@ -35,9 +34,9 @@ pub(crate) fn actions(server: &Server, p: &CodeActionParams) -> Vec<CodeActionOr
     let lines = Lines::new(&doc.text, server.encoding);
     let wanted = |kind: &CodeActionKind| match &p.context.only {
         None => true,
-        Some(only) => only
-            .iter()
-            .any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))),
+        Some(only) => only.iter().any(|o| {
+            kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))
+        }),
     };
     let mut out = Vec::new();
     let fixes = plan_one_file(&checked.pack, &rel, &checked.findings);
@@ -66,10 +65,17 @@ pub(crate) fn actions(server: &Server, p: &CodeActionParams) -> Vec<CodeActionOr
             ));
         }
     }
-    if !fixes.is_empty() && wanted(&fix_all_kind()) {
-        if let Some(edit) = fix_all(checked, &rel, &doc.text, server.encoding) {
-            out.push(action(FIX_ALL.to_string(), fix_all_kind(), uri, vec![edit], Vec::new()));
-        }
+    if !fixes.is_empty()
+        && wanted(&fix_all_kind())
+        && let Some(edit) = fix_all(checked, &rel, &doc.text, server.encoding)
+    {
+        out.push(action(
+            FIX_ALL.to_string(),
+            fix_all_kind(),
+            uri,
+            vec![edit],
+            Vec::new(),
+        ));
     }
     out
 }
@@ -124,11 +130,7 @@ fn text_edit(text: &str, lines: &Lines<'_>, start: usize, end: usize, with: &str
 
 /// The differing middle of two texts: its start, and its end in each (on character bounds).
 fn differing(a: &str, b: &str) -> (usize, usize, usize) {
-    let mut start = a
-        .bytes()
-        .zip(b.bytes())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let mut start = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     while !a.is_char_boundary(start) || !b.is_char_boundary(start) {
         start -= 1;
     }
@@ -167,6 +169,9 @@ fn action(
     edits: Vec<TextEdit>,
     diagnostics: Vec<lsp_types::Diagnostic>,
 ) -> CodeActionOrCommand {
+    // lsp-types keys `WorkspaceEdit::changes` by `Uri`, whose parsed form caches in a cell: the
+    // key is never changed here, only built and serialized.
+    #[allow(clippy::mutable_key_type)]
     let changes = HashMap::from([(uri.clone(), edits)]);
     CodeActionOrCommand::CodeAction(CodeAction {
         title,
@@ -203,21 +208,36 @@ mod tests {
         let lines = Lines::new(text, Encoding::Utf16);
         // Removing the \r of the first line end: the line end is replaced whole.
         let e = text_edit(text, &lines, 1, 2, "");
-        assert_eq!(e.range, Range::new(Position::new(0, 1), Position::new(1, 0)));
+        assert_eq!(
+            e.range,
+            Range::new(Position::new(0, 1), Position::new(1, 0))
+        );
         assert_eq!(e.new_text, "\n");
         let e = text_edit(text, &lines, 2, 4, "");
         assert_eq!(e.range.start, Position::new(0, 1));
         assert_eq!(e.new_text, "\r");
         // Control: an edit off the line ends is as asked.
         let e = text_edit(text, &lines, 0, 1, "x");
-        assert_eq!(e.range, Range::new(Position::new(0, 0), Position::new(0, 1)));
+        assert_eq!(
+            e.range,
+            Range::new(Position::new(0, 0), Position::new(0, 1))
+        );
         assert_eq!(e.new_text, "x");
     }
 
     #[test]
     fn titles_say_what_the_fix_will_do() {
-        assert_eq!(title("removed U+200B ZERO WIDTH SPACE"), "Remove U+200B ZERO WIDTH SPACE");
-        assert_eq!(title("appended the closing instruction"), "Append the closing instruction");
-        assert_eq!(title("changed 1 CRLF line end to LF"), "Change 1 CRLF line end to LF");
+        assert_eq!(
+            title("removed U+200B ZERO WIDTH SPACE"),
+            "Remove U+200B ZERO WIDTH SPACE"
+        );
+        assert_eq!(
+            title("appended the closing instruction"),
+            "Append the closing instruction"
+        );
+        assert_eq!(
+            title("changed 1 CRLF line end to LF"),
+            "Change 1 CRLF line end to LF"
+        );
     }
 }

@@ -116,15 +116,25 @@ mod tests {
             .expect("the rule fires");
         let u16 = diagnostics(d, Some(text), &uri(), Encoding::Utf16);
         let u8 = diagnostics(d, Some(text), &uri(), Encoding::Utf8);
-        assert_eq!(u16[0].range, Range::new(Position::new(2, 1), Position::new(2, 2)));
-        assert_eq!(u8[0].range, Range::new(Position::new(2, 1), Position::new(2, 4)));
+        assert_eq!(
+            u16[0].range,
+            Range::new(Position::new(2, 1), Position::new(2, 2))
+        );
+        assert_eq!(
+            u8[0].range,
+            Range::new(Position::new(2, 1), Position::new(2, 4))
+        );
         assert_eq!(
             u16[0].code,
             Some(NumberOrString::String("invisible-character".into()))
         );
         let href = u16[0].code_description.as_ref().unwrap().href.as_str();
         assert!(href.starts_with("https://") && href.ends_with("rules.md#invisible-character"));
-        assert!(u16[0].message.contains("ZERO WIDTH SPACE"), "{}", u16[0].message);
+        assert!(
+            u16[0].message.contains("ZERO WIDTH SPACE"),
+            "{}",
+            u16[0].message
+        );
         let help = u16[0].related_information.as_ref().expect("the help");
         assert_eq!(help[0].message, d.rule.help());
         // Control: without the text, the region's columns (code points) stand in.
@@ -134,7 +144,11 @@ mod tests {
 
     #[test]
     fn a_whole_file_finding_is_at_the_start() {
-        let d = Diagnostic::file(&crate::rules::layout::SYMBOLIC_LINK, "a.md", "symbolic link");
+        let d = Diagnostic::file(
+            &crate::rules::layout::SYMBOLIC_LINK,
+            "a.md",
+            "symbolic link",
+        );
         let got = diagnostics(&d, Some("abc\n"), &uri(), Encoding::Utf16);
         assert_eq!(got[0].range, Range::default());
         assert_eq!(got[0].severity, Some(DiagnosticSeverity::ERROR));

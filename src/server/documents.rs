@@ -45,7 +45,8 @@ impl Documents {
     ) -> impl Iterator<Item = (String, &'a Document)> + 'a {
         self.by_path.iter().filter_map(move |(path, doc)| {
             let rel = path.strip_prefix(dir).ok()?;
-            let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+            let parts: Option<Vec<&str>> =
+                rel.components().map(|c| c.as_os_str().to_str()).collect();
             Some((parts?.join("/"), doc))
         })
     }

@@ -86,6 +86,9 @@ mod tests {
         assert!(covers(r, Position::new(2, 2)));
         assert!(!covers(r, Position::new(2, 3)), "control: past it");
         assert!(!covers(r, Position::new(1, 1)));
-        assert!(covers(Range::default(), Position::new(0, 7)), "a whole-file finding");
+        assert!(
+            covers(Range::default(), Position::new(0, 7)),
+            "a whole-file finding"
+        );
     }
 }

@@ -147,12 +147,15 @@ fn notify(server: &mut Server, n: Notification) {
         DidChangeTextDocument::METHOD => {
             if let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params)
             {
-                server.change(&p.text_document.uri, p.text_document.version, &p.content_changes);
+                server.change(
+                    &p.text_document.uri,
+                    p.text_document.version,
+                    &p.content_changes,
+                );
             }
         }
         DidCloseTextDocument::METHOD => {
-            if let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params)
-            {
+            if let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params) {
                 server.close(&p.text_document.uri);
             }
         }

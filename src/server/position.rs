@@ -143,8 +143,14 @@ mod tests {
         let at = text.find('\u{200B}').unwrap();
         let u16 = Lines::new(text, Encoding::Utf16);
         let u8 = Lines::new(text, Encoding::Utf8);
-        assert_eq!(u16.range(at, at + 3), Range::new(Position::new(1, 3), Position::new(1, 4)));
-        assert_eq!(u8.range(at, at + 3), Range::new(Position::new(1, 5), Position::new(1, 8)));
+        assert_eq!(
+            u16.range(at, at + 3),
+            Range::new(Position::new(1, 3), Position::new(1, 4))
+        );
+        assert_eq!(
+            u8.range(at, at + 3),
+            Range::new(Position::new(1, 5), Position::new(1, 8))
+        );
         assert_eq!(u16.offset(Position::new(1, 3)), at);
         assert_eq!(u8.offset(Position::new(1, 5)), at);
         // Control: the code-point column is neither.
@@ -197,7 +203,10 @@ mod tests {
     fn utf8_is_chosen_only_when_offered() {
         use lsp_types::PositionEncodingKind as K;
         assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
-        assert_eq!(Encoding::negotiate(Some(&[K::UTF16, K::UTF8])), Encoding::Utf8);
+        assert_eq!(
+            Encoding::negotiate(Some(&[K::UTF16, K::UTF8])),
+            Encoding::Utf8
+        );
         assert_eq!(Encoding::negotiate(Some(&[K::UTF32])), Encoding::Utf16);
     }
 }

@@ -130,7 +130,11 @@ impl Server {
             let by_file = self.diagnostics_by_file(&dir, &checked);
             let mut now = BTreeSet::new();
             let open: BTreeMap<String, &Document> = self.documents.in_pack(&dir).collect();
-            let files: BTreeSet<&String> = by_file.keys().chain(&published).chain(open.keys()).collect();
+            let files: BTreeSet<&String> = by_file
+                .keys()
+                .chain(&published)
+                .chain(open.keys())
+                .collect();
             for file in files {
                 let list = by_file.get(file).cloned().unwrap_or_default();
                 if !list.is_empty() {
@@ -218,7 +222,8 @@ fn publish(
         version,
     };
     let method = lsp_types::notification::PublishDiagnostics::METHOD.to_string();
-    out.sender.send(Message::Notification(Notification::new(method, params)))?;
+    out.sender
+        .send(Message::Notification(Notification::new(method, params)))?;
     Ok(())
 }
 
@@ -228,6 +233,7 @@ fn log(out: &Connection, message: &str) -> anyhow::Result<()> {
         message: message.to_string(),
     };
     let method = lsp_types::notification::LogMessage::METHOD.to_string();
-    out.sender.send(Message::Notification(Notification::new(method, params)))?;
+    out.sender
+        .send(Message::Notification(Notification::new(method, params)))?;
     Ok(())
 }
