@@ -38,13 +38,17 @@ impl Documents {
         self.by_path.get_mut(path)
     }
 
-    /// The open documents inside the pack folder `dir`, by pack-relative `/`-separated path.
+    /// The open documents of the pack folder `dir` (not those of a pack inside it), by
+    /// pack-relative `/`-separated path.
     pub(crate) fn in_pack<'a>(
         &'a self,
         dir: &'a Path,
     ) -> impl Iterator<Item = (String, &'a Document)> + 'a {
         self.by_path.iter().filter_map(move |(path, doc)| {
             let rel = path.strip_prefix(dir).ok()?;
+            if pack_of(path).as_deref() != Some(dir) {
+                return None;
+            }
             let parts: Option<Vec<&str>> =
                 rel.components().map(|c| c.as_os_str().to_str()).collect();
             Some((parts?.join("/"), doc))
@@ -100,15 +104,31 @@ mod tests {
 
     #[test]
     fn open_documents_are_found_by_their_pack() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, inner) = (t.path().join("a"), t.path().join("a/prompts/inner"));
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(a.join("pack.toml"), "").unwrap();
+        std::fs::write(inner.join("pack.toml"), "").unwrap();
         let mut docs = Documents::default();
-        let doc = |p: &str| Document {
-            uri: uri_of(Path::new(p)).unwrap(),
-            text: String::new(),
-            version: 1,
-        };
-        docs.insert("/p/a/prompts/x.md".into(), doc("/p/a/prompts/x.md"));
-        docs.insert("/p/b/pack.toml".into(), doc("/p/b/pack.toml"));
-        let rels: Vec<String> = docs.in_pack(Path::new("/p/a")).map(|(r, _)| r).collect();
-        assert_eq!(rels, ["prompts/x.md"]);
+        for p in [
+            a.join("prompts/x.md"),
+            inner.join("pack.toml"),
+            t.path().join("b/y.md"),
+        ] {
+            let doc = Document {
+                uri: uri_of(&p).unwrap(),
+                text: String::new(),
+                version: 1,
+            };
+            docs.insert(p, doc);
+        }
+        let rels: Vec<String> = docs.in_pack(&a).map(|(r, _)| r).collect();
+        assert_eq!(
+            rels,
+            ["prompts/x.md"],
+            "not the inner pack's, nor another folder's"
+        );
+        let rels: Vec<String> = docs.in_pack(&inner).map(|(r, _)| r).collect();
+        assert_eq!(rels, ["pack.toml"]);
     }
 }
