@@ -12,52 +12,76 @@ use crate::rules::{self, layout};
 pub struct Loaded {
     /// The pack as the walk read it.
     pub pack: Pack,
-    pub(crate) documents: Documents,
+    /// Its documents, parsed once before the rules, without the parses (`Documents::detach`).
+    pub(crate) documents: Documents<'static>,
 }
 
 /// Checks one folder. `prefix` is what the text output puts before its paths.
 pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
+    let (report, loaded) = check_dir_with(dir, prefix, |_, _, _| ());
+    (report, loaded.map(|(l, ())| l))
+}
+
+/// [`check_dir`], and `then` called with the report, the pack and its documents while their
+/// parses are there (what `--fix` plans from).
+pub(crate) fn check_dir_with<R>(
+    dir: &str,
+    prefix: String,
+    then: impl FnOnce(&PackReport, &Pack, &Documents<'_>) -> R,
+) -> (PackReport, Option<(Loaded, R)>) {
+    let mut report = PackReport {
+        dir: dir.to_string(),
+        prefix,
+        uri_base: crate::core::paths::uri_base(dir, None),
+        ..PackReport::default()
+    };
     match walk::load(std::path::Path::new(dir)) {
         Err(err) => {
             // `error nowhere: No such file or directory (os error 2)`: the folder as given.
-            let mut report = empty_report(dir, String::new());
+            report.prefix.clear();
             report.diagnostics.push(
                 Diagnostic::file(&layout::UNREADABLE, dir, err.to_string()).pointing_at(None, None),
             );
             (report, None)
         }
         Ok(pack) => {
-            let (report, loaded) = check_pack(dir, prefix, pack);
+            let (report, loaded) = judge(report, pack, then);
             (report, Some(loaded))
         }
     }
 }
 
-/// Checks a pack already read (the language server's, with an editor's unsaved text in place of
-/// the files it holds open), as [`check_dir`] checks the one it reads.
-pub(crate) fn check_pack(dir: &str, prefix: String, mut pack: Pack) -> (PackReport, Loaded) {
-    let mut report = empty_report(dir, prefix);
-    let checked = rules::run(&pack);
+/// Checks a pack already read (the language server's: the disk's files with an editor's unsaved
+/// text in place of those it holds open), as [`check_dir`] checks the one it reads.
+pub(crate) fn check_pack(dir: &str, pack: Pack) -> (PackReport, Loaded) {
+    let report = PackReport {
+        dir: dir.to_string(),
+        uri_base: crate::core::paths::uri_base(dir, None),
+        ..PackReport::default()
+    };
+    let (report, (loaded, ())) = judge(report, pack, |_, _, _| ());
+    (report, loaded)
+}
+
+/// The rules' findings of a pack read, in its report.
+fn judge<R>(
+    mut report: PackReport,
+    mut pack: Pack,
+    then: impl FnOnce(&PackReport, &Pack, &Documents<'_>) -> R,
+) -> (PackReport, (Loaded, R)) {
     report.kind = Some(pack.kind);
     // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
     report.skipped = std::mem::take(&mut pack.skipped);
     report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
-    report.diagnostics = checked.diagnostics;
-    let documents = checked.documents;
+    let documents = Documents::read(&pack);
+    report.diagnostics = rules::judge(&pack, &documents);
     if let Some(m) = &documents.manifest {
         report.name = m.name.clone();
         report.version = m.version.clone();
     }
-    (report, Loaded { pack, documents })
-}
-
-fn empty_report(dir: &str, prefix: String) -> PackReport {
-    PackReport {
-        dir: dir.to_string(),
-        prefix,
-        uri_base: crate::core::paths::uri_base(dir, None),
-        ..PackReport::default()
-    }
+    let r = then(&report, &pack, &documents);
+    let documents = documents.detach();
+    (report, (Loaded { pack, documents }, r))
 }
 
 /// How far ahead of the oldest result not yet handed on a worker may start an item, per

@@ -12,7 +12,6 @@ use lsp_types::{
 use super::position::{Encoding, Lines};
 use super::state::{Checked, Server};
 use crate::fix::{Fix, plan_one_file, plan_pack};
-use crate::outcome::PackReport;
 
 /// The kind of "Fix all safe fixes in this file".
 pub(crate) fn fix_all_kind() -> CodeActionKind {
@@ -90,13 +89,14 @@ fn meets(fix: &Fix, start: usize, end: usize) -> bool {
 /// Every round of `--fix` on the pack, the file's result as one edit (the bytes between the
 /// text's unchanged start and end); `None` when nothing changes.
 fn fix_all(checked: &Checked, rel: &str, text: &str, encoding: Encoding) -> Option<TextEdit> {
-    let report = PackReport {
-        diagnostics: checked.findings.clone(),
-        ..PackReport::default()
-    };
     // The later rounds' findings, too, are the ones no allowance takes.
     let config = Mutex::new(checked.config.clone());
-    let planned = plan_pack("", String::new(), report, checked.pack.clone(), &config);
+    let planned = plan_pack(
+        &checked.dir,
+        checked.pack.clone(),
+        &checked.findings,
+        &config,
+    );
     let after = planned.files.into_iter().find(|f| f.path == rel)?.after;
     let after = String::from_utf8(after).ok()?;
     let (start, end_before, end_after) = differing(text, &after);

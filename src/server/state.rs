@@ -16,6 +16,8 @@ use crate::pack::{Pack, walk};
 
 /// A pack's latest check.
 pub(crate) struct Checked {
+    /// The pack folder, as the allowances read it.
+    pub(crate) dir: String,
     /// The pack as checked: the disk's files with the open documents' text in their place.
     pub(crate) pack: Pack,
     /// Its findings once the allowances took theirs, in `check`'s order.
@@ -185,7 +187,7 @@ impl Server {
             pack.overlay(&rel, doc.text.as_bytes());
         }
         let shown = dir.display().to_string();
-        let (mut report, loaded) = crate::check::check_pack(&shown, String::new(), pack);
+        let (mut report, loaded) = crate::check::check_pack(&shown, pack);
         let config = match super::config::for_pack(dir) {
             Ok(c) => c,
             Err(why) => {
@@ -199,6 +201,7 @@ impl Server {
             c.apply(&mut report);
         }
         Ok(Some(Checked {
+            dir: shown,
             pack: loaded.pack,
             findings: report.diagnostics,
             config,
