@@ -17,18 +17,17 @@ use crate::report::located;
 pub(crate) const SOURCE: &str = "hippo-packs";
 
 /// The protocol's diagnostics of one finding (a redaction finding: one per secret of its file,
-/// as SARIF places them); `text` is the file's text when it was read whole as UTF-8.
+/// as SARIF places them); `lines` are the file's when it was read whole as UTF-8.
 pub(crate) fn diagnostics(
     d: &Diagnostic,
-    text: Option<&str>,
+    lines: Option<&Lines<'_>>,
     uri: &Uri,
     encoding: Encoding,
 ) -> Vec<lsp_types::Diagnostic> {
-    let lines = text.map(|t| Lines::new(t, encoding));
     located::placed(d)
         .iter()
         .map(|one| {
-            let range = range(one, lines.as_ref(), encoding);
+            let range = range(one, lines, encoding);
             lsp_types::Diagnostic {
                 range,
                 severity: Some(match one.severity {
@@ -114,8 +113,12 @@ mod tests {
             .iter()
             .find(|d| d.rule.id == "invisible-character")
             .expect("the rule fires");
-        let u16 = diagnostics(d, Some(text), &uri(), Encoding::Utf16);
-        let u8 = diagnostics(d, Some(text), &uri(), Encoding::Utf8);
+        let (l16, l8) = (
+            Lines::new(text, Encoding::Utf16),
+            Lines::new(text, Encoding::Utf8),
+        );
+        let u16 = diagnostics(d, Some(&l16), &uri(), Encoding::Utf16);
+        let u8 = diagnostics(d, Some(&l8), &uri(), Encoding::Utf8);
         assert_eq!(
             u16[0].range,
             Range::new(Position::new(2, 1), Position::new(2, 2))
@@ -149,7 +152,8 @@ mod tests {
             "a.md",
             "symbolic link",
         );
-        let got = diagnostics(&d, Some("abc\n"), &uri(), Encoding::Utf16);
+        let lines = Lines::new("abc\n", Encoding::Utf16);
+        let got = diagnostics(&d, Some(&lines), &uri(), Encoding::Utf16);
         assert_eq!(got[0].range, Range::default());
         assert_eq!(got[0].severity, Some(DiagnosticSeverity::ERROR));
     }

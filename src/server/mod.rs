@@ -173,3 +173,6 @@ fn notify(server: &mut Server, n: Notification) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,7 +9,7 @@ use lsp_types::notification::Notification as _;
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 
 use super::documents::{self, Document, Documents};
-use super::position::{Encoding, apply_change};
+use super::position::{Encoding, Lines, apply_change};
 use crate::allow::Config;
 use crate::core::Diagnostic;
 use crate::pack::{Pack, walk};
@@ -164,15 +164,24 @@ impl Server {
         dir: &Path,
         checked: &Checked,
     ) -> BTreeMap<String, Vec<lsp_types::Diagnostic>> {
-        let mut by_file: BTreeMap<String, Vec<lsp_types::Diagnostic>> = BTreeMap::new();
+        let mut findings: BTreeMap<String, Vec<&Diagnostic>> = BTreeMap::new();
         for d in &checked.findings {
             let file = d.file.clone().unwrap_or_else(|| "pack.toml".to_string());
+            findings.entry(file).or_default().push(d);
+        }
+        let mut by_file = BTreeMap::new();
+        for (file, list) in findings {
             let Some(uri) = self.uri_in(dir, &file) else {
                 continue;
             };
+            // The file's lines once, for all its findings.
             let text = checked.pack.file(&file).and_then(|f| f.text());
-            let list = by_file.entry(file).or_default();
-            list.extend(super::convert::diagnostics(d, text, &uri, self.encoding));
+            let lines = text.map(|t| Lines::new(t, self.encoding));
+            let converted = list
+                .into_iter()
+                .flat_map(|d| super::convert::diagnostics(d, lines.as_ref(), &uri, self.encoding))
+                .collect();
+            by_file.insert(file, converted);
         }
         by_file
     }
