@@ -23,9 +23,21 @@ fn note<N: lsp_types::notification::Notification>(params: N::Params) -> Message 
     Message::Notification(Notification::new(N::METHOD.to_string(), params))
 }
 
+/// A `didChange` of the whole text.
+fn change(uri: &lsp_types::Uri, version: i32, text: String) -> Message {
+    note::<lsp_types::notification::DidChangeTextDocument>(lsp_types::DidChangeTextDocumentParams {
+        text_document: lsp_types::VersionedTextDocumentIdentifier::new(uri.clone(), version),
+        content_changes: vec![lsp_types::TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text,
+        }],
+    })
+}
+
 #[test]
 fn queued_changes_are_checked_once_with_the_last_text() {
-    use lsp_types::notification::{DidChangeTextDocument, DidOpenTextDocument, PublishDiagnostics};
+    use lsp_types::notification::{DidOpenTextDocument, PublishDiagnostics};
     let t = tempfile::tempdir().unwrap();
     let pack = t.path().join("decision-log");
     copy(
@@ -55,22 +67,7 @@ fn queued_changes_are_checked_once_with_the_last_text() {
             4 => text.replacen("## Note", "## No\u{200B}te", 1),
             _ => format!("{text}\n"),
         };
-        let change = lsp_types::TextDocumentContentChangeEvent {
-            range: None,
-            range_length: None,
-            text: now,
-        };
-        sender
-            .send(note::<DidChangeTextDocument>(
-                lsp_types::DidChangeTextDocumentParams {
-                    text_document: lsp_types::VersionedTextDocumentIdentifier::new(
-                        uri.clone(),
-                        version,
-                    ),
-                    content_changes: vec![change],
-                },
-            ))
-            .unwrap();
+        sender.send(change(&uri, version, now)).unwrap();
     }
     // Every message is queued before the server reads one; then the client hangs up.
     drop(sender);
