@@ -11,6 +11,7 @@ mod lines;
 mod manifest;
 mod prompt;
 mod quotes;
+mod suggest;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -24,6 +25,7 @@ use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
 use edit::{Edit, Fix, Guard};
+pub(crate) use suggest::{fixes_of, suggest};
 
 /// A round fixes what the findings show; the next one checks the result again. A fix can make
 /// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
@@ -67,6 +69,19 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
     let several = dirs.len() > 1;
     let config = Mutex::new(config);
     parallel_map(dirs, |_, d| plan_dir(d, prefix_for(d, several), &config))
+}
+
+/// Checks every folder (in parallel), in the order given, each finding that `--fix` mends
+/// carrying its fix ([`suggest`]): for the formats that mark what is fixable.
+pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
+    let several = dirs.len() > 1;
+    parallel_map(dirs, |_, d| {
+        let (mut report, loaded) = check_dir(d, prefix_for(d, several));
+        if let Some(l) = loaded {
+            suggest(&l.pack, &mut report.diagnostics);
+        }
+        report
+    })
 }
 
 /// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round

@@ -89,6 +89,9 @@ pub(crate) struct OutputArgs {
     /// case, why it failed and the notes a failed `contains` names.
     #[arg(short, long)]
     pub(crate) verbose: bool,
+    /// Write the report to this file instead of standard output (once it is whole).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -98,9 +101,24 @@ pub(crate) struct CheckArgs {
     pub(crate) dirs: Vec<String>,
     #[command(flatten)]
     pub(crate) output: OutputArgs,
-    /// Exit 1 on warnings too.
+    /// Exit 1 on warnings too (the warnings `--select` and `--ignore` leave).
     #[arg(long)]
     pub(crate) deny_warnings: bool,
+    /// Report only these warnings (rule ids, comma-separated, any case); every error is
+    /// reported.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub(crate) select: Vec<String>,
+    /// Leave out these warnings (rule ids, comma-separated, any case); an error cannot be
+    /// ignored.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub(crate) ignore: Vec<String>,
+    /// Print the findings only: no `skipped` or `ok` lines, no summary, no hints.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Print how many findings each rule has (`[*]`: `--fix` mends them) instead of the
+    /// findings; `--format json` for a list.
+    #[arg(long)]
+    pub(crate) statistics: bool,
     /// Make the fixes that cannot change what the pack means (docs/fixes.md), name each on
     /// standard error, then check what remains. Never a file under tests/, never a secret.
     #[arg(long)]
@@ -162,6 +180,19 @@ pub(crate) struct CompletionsArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct RulesArgs {
-    /// A rule id to explain.
+    /// A rule id to explain (any case).
     pub(crate) rule: Option<String>,
+    /// `json`: the catalogue (or the rule) as JSON.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+    pub(crate) format: RulesFormat,
+}
+
+/// How `rules` prints.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum RulesFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// A JSON list of the rules (one object for one rule).
+    Json,
 }

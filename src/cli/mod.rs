@@ -10,7 +10,9 @@ mod exit;
 mod hints;
 mod init;
 mod paths;
+mod select;
 mod shell;
+mod sink;
 mod stub_model;
 
 pub(crate) use args::Cli;

@@ -19,18 +19,33 @@ use crate::outcome::{Mode, PackReport};
 pub(crate) type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
 
 /// The whole run in the full format, with ANSI styles.
-/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning).
+/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning). `quiet`
+/// (`check --quiet`): the findings only, without `skipped` and `ok` lines and the summary.
 pub(crate) fn render(
     reports: &[PackReport],
     mode: Mode,
     sources: &Sources<'_>,
     extra: &[Diagnostic],
+    quiet: bool,
 ) -> String {
     let mut draw = draw::Draw::new();
     let mut out = String::new();
+    // The findings of a file follow each other: its text is read once for all of them.
+    type Cached = Option<(String, String, Option<std::rc::Rc<str>>)>;
+    let mut cached: Cached = None;
+    let mut source = |r: &PackReport, f: &str| -> Option<std::rc::Rc<str>> {
+        match &cached {
+            Some((dir, file, text)) if *dir == r.dir && file == f => text.clone(),
+            _ => {
+                let text: Option<std::rc::Rc<str>> = sources(r, f).map(Into::into);
+                cached = Some((r.dir.clone(), f.to_string(), text.clone()));
+                text
+            }
+        }
+    };
     let (mut errors, mut warnings, mut passed, mut failed) = (0, 0, 0, 0);
     for r in reports {
-        if mode == Mode::Check {
+        if mode == Mode::Check && !quiet {
             for s in &r.skipped {
                 out.push_str(&format!(
                     "skipped {}\n",
@@ -46,11 +61,14 @@ pub(crate) fn render(
                 Severity::Error => errors += 1,
                 Severity::Warning => warnings += 1,
             }
-            let src = d.file.as_deref().and_then(|f| sources(r, f));
+            let src = d.file.as_deref().and_then(|f| source(r, f));
             out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
             out.push_str("\n\n");
         }
         if r.errors() > 0 {
+            continue;
+        }
+        if mode == Mode::Check && quiet {
             continue;
         }
         if mode == Mode::Check {
@@ -83,6 +101,9 @@ pub(crate) fn render(
         out.push_str(&draw.finding(&none, d, src.as_deref(), &[]));
         out.push_str("\n\n");
     }
+    if quiet {
+        return out;
+    }
     out.push_str(&summary(
         reports.len(),
         errors,
@@ -91,6 +112,10 @@ pub(crate) fn render(
         passed,
         failed,
     ));
+    if let Some(line) = super::located::fixable_line(reports).filter(|_| mode == Mode::Check) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 

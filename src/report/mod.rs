@@ -12,4 +12,5 @@ pub(crate) mod located;
 pub(crate) mod prompts;
 pub mod rule_reference;
 pub mod sarif;
+pub(crate) mod statistics;
 pub(crate) mod summary;

@@ -174,8 +174,33 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
         rule_index: rules::rank(d.rule),
         level: level(d.severity),
         message: Text {
-            text: message_named(d),
+            text: match &d.hint {
+                Some(h) => format!("{}\n\nhelp: {}", message_named(d), escape::line(h)),
+                None => message_named(d),
+            },
         },
+        fixes: d.fix.as_ref().map(|f| {
+            let replacements = f.edits.iter().map(|e| Replacement {
+                deleted_region: Region {
+                    start_line: e.region.line.max(1),
+                    start_column: e.region.col16.max(1),
+                    end_line: e.region.end_line.max(e.region.line).max(1),
+                    end_column: e.region.end_col16.max(1),
+                },
+                inserted_content: (!e.with.is_empty()).then(|| Text {
+                    text: e.with.clone(),
+                }),
+            });
+            [SarifFix {
+                description: Text {
+                    text: escape::line(&f.message).into_owned(),
+                },
+                artifact_changes: [ArtifactChange {
+                    artifact_location: artifact(&location_path(r, d)),
+                    replacements: replacements.collect(),
+                }],
+            }]
+        }),
         locations: [Location {
             physical_location: PhysicalLocation {
                 artifact_location: artifact(&location_path(r, d)),
@@ -426,6 +451,32 @@ struct SarifResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     suppressions: Option<[Suppression; 1]>,
     properties: ResultProperties<'a>,
+    /// What `check --fix` does about the finding (SARIF §3.55), when it does something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixes: Option<[SarifFix; 1]>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: [ArtifactChange; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+/// The region's characters replaced with `insertedContent` (none: removed).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: Region,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inserted_content: Option<Text>,
 }
 
 #[derive(Serialize)]

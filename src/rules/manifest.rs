@@ -9,7 +9,7 @@ use crate::model::toml_spans;
 use crate::pack::Pack;
 
 mod help;
-mod values;
+pub(crate) mod values;
 
 use values::{
     authors_problem, description_problem, license_problem, name_problem, version_problem,

@@ -16,6 +16,9 @@ pub(super) struct Draw {
     pub(crate) renderer: Renderer,
     /// The files (as shown) whose CRLF note has been given.
     crlf_noted: Vec<String>,
+    /// The secrets of the last file drawn (its folder, its path, the spans and masked texts):
+    /// a file's findings follow each other, so they are gathered once for all of them.
+    masks: Option<(String, String, Vec<(Span, String)>)>,
 }
 
 impl Draw {
@@ -23,6 +26,7 @@ impl Draw {
         Draw {
             renderer: Renderer::styled(),
             crlf_noted: Vec::new(),
+            masks: None,
         }
     }
 
@@ -41,7 +45,7 @@ impl Draw {
         };
         let (elements, columns) = self.location(r, d, source);
         let mut group = level
-            .primary_title(located::message(d))
+            .primary_title(format!("{}{}", located::marker(d), located::message(d)))
             .id(d.rule.id)
             .elements(elements);
         if let Some(h) = &d.hint {
@@ -52,6 +56,9 @@ impl Draw {
         }
         if !d.rule.help().is_empty() && !d.own_help {
             group = group.element(Level::HELP.message(d.rule.help()));
+        }
+        if let Some(f) = &d.fix {
+            group = group.element(Level::HELP.message(located::fix_line(f)));
         }
         let drawn = self.renderer.render(&[group]);
         set_columns(&drawn, &columns)
@@ -81,7 +88,14 @@ impl Draw {
             };
             return (vec![origin.into()], Vec::new());
         };
-        let masks = masks(r, file);
+        let fresh = !matches!(&self.masks, Some((dir, f, _)) if *dir == r.dir && f == file);
+        if fresh {
+            self.masks = Some((r.dir.clone(), file.clone(), masks(r, file)));
+        }
+        let masks: Vec<(Span, &str)> = match &self.masks {
+            Some((_, _, m)) => m.iter().map(|(s, t)| (*s, t.as_str())).collect(),
+            None => Vec::new(),
+        };
         let places: Vec<(Span, crate::core::Region, Option<String>)> = if d.secrets.is_empty() {
             vec![(span, d.region, None)]
         } else {
@@ -156,12 +170,12 @@ fn set_columns(drawn: &str, columns: &[usize]) -> String {
 }
 
 /// The secrets of `file` (its redaction finding's), each span with its masked text.
-fn masks<'r>(r: &'r PackReport, file: &str) -> Vec<(Span, &'r str)> {
-    let mut out: Vec<(Span, &str)> = r
+fn masks(r: &PackReport, file: &str) -> Vec<(Span, String)> {
+    let mut out: Vec<(Span, String)> = r
         .diagnostics
         .iter()
         .filter(|d| d.file.as_deref() == Some(file))
-        .flat_map(|d| d.secrets.iter().map(|s| (s.span, s.masked.as_str())))
+        .flat_map(|d| d.secrets.iter().map(|s| (s.span, s.masked.clone())))
         .collect();
     out.sort_by_key(|m| m.0.start);
     out
