@@ -21,28 +21,47 @@ pub fn render(rule: Option<&str>) -> Result<String, String> {
 /// family, precision, security severity, summary, description, help, what `check --fix` does
 /// (`fix`, or null) and its reference URL.
 pub fn render_json(rule: Option<&str>) -> Result<String, String> {
-    let value = match rule {
-        None => serde_json::Value::Array(rules::catalogue().iter().map(|r| json(r)).collect()),
-        Some(id) => json(find(id)?),
+    let text = match rule {
+        None => {
+            let all: Vec<RuleJson> = rules::catalogue().iter().map(|r| json(r)).collect();
+            serde_json::to_string_pretty(&all)
+        }
+        Some(id) => serde_json::to_string_pretty(&json(find(id)?)),
     };
-    let mut out = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut out = text.unwrap_or_default();
     out.push('\n');
     Ok(out)
 }
 
-fn json(r: &Rule) -> serde_json::Value {
-    serde_json::json!({
-        "id": r.id,
-        "severity": severity(r),
-        "family": r.family(),
-        "precision": r.precision.as_str(),
-        "security_severity": r.security_severity,
-        "summary": r.summary(),
-        "description": r.description(),
-        "help": r.help(),
-        "fix": crate::fix::fixes_of(r.id),
-        "reference": help_uri(r),
-    })
+/// One rule as `rules --format json` gives it.
+#[derive(serde::Serialize)]
+struct RuleJson {
+    id: &'static str,
+    severity: &'static str,
+    family: &'static str,
+    precision: &'static str,
+    security_severity: Option<&'static str>,
+    summary: &'static str,
+    description: &'static str,
+    help: &'static str,
+    fix: Option<&'static str>,
+    reference: String,
+}
+
+fn json(r: &'static Rule) -> RuleJson {
+    let one = RuleJson {
+        id: r.id,
+        severity: severity(r),
+        family: r.family(),
+        precision: r.precision.as_str(),
+        security_severity: r.security_severity,
+        summary: r.summary(),
+        description: r.description(),
+        help: r.help(),
+        fix: crate::fix::fixes_of(r.id),
+        reference: help_uri(r),
+    };
+    one
 }
 
 /// A rule's severity as the catalogue says it: `redaction` is an error under tests/ and a
