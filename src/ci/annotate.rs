@@ -3,18 +3,14 @@
 //! workflow commands, of which GitHub shows at most ten per level and step, so the ones that
 //! matter come first and one notice counts the rest.
 
-use std::io::Write;
-
 use super::commit;
+use super::context::RunContext;
 use super::gate::Gate;
-use super::output::say;
-use super::runtime::LazyRuntime;
-use super::settings::{Annotations, Settings};
+use super::settings::Annotations;
 use crate::core::{Diagnostic, Severity, escape};
 use crate::github::checks::{self, Annotation, CheckRun};
-use crate::github::command::{Level, Log};
-use crate::github::env::GithubEnv;
-use crate::github::{client, event};
+use crate::github::client;
+use crate::github::command::Level;
 use crate::outcome::PackReport;
 use crate::report::annotations::annotate as command_line;
 use crate::report::located::{location_path, raw_message};
@@ -61,9 +57,8 @@ fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
 pub(crate) fn annotate(
     reports: &[PackReport],
     gate: &Gate,
-    cx: &Context<'_>,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
+    conclusion: &Conclusion,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Vec<String>> {
     let findings = ranked(reports, gate);
     let s = cx.settings;
@@ -74,19 +69,16 @@ pub(crate) fn annotate(
         Annotations::Auto => cx.gh.actions && s.token.is_some(),
     };
     // A check run belongs on the pull request's head; a base checkout's findings are not its.
-    let try_checks =
-        try_checks && commit::base_checkout(&s.target, &s.repository.dir, cx.gh).is_none();
+    let try_checks = try_checks
+        && commit::base_checkout(&s.target, &s.repository.dir, cx.gh, cx.event).is_none();
     if try_checks {
-        match check_run(&findings, cx, runtime, out) {
+        match check_run(&findings, conclusion, cx) {
             Ok(Ok(note)) => {
-                say(out, &cx.log.line(&format!("hippo-packs: {note}")))?;
+                cx.line(&format!("hippo-packs: {note}"))?;
                 return Ok(vec![note]);
             }
             Ok(Err(stopped)) => {
-                say(
-                    out,
-                    &cx.log.annotate(Level::Notice, "annotations", &stopped),
-                )?;
+                cx.annotate(Level::Notice, "annotations", &stopped)?;
                 return Ok(vec![format!("annotations: {stopped}")]);
             }
             Err(why) => {
@@ -97,21 +89,18 @@ pub(crate) fn annotate(
                     Annotations::Checks => Level::Warning,
                     _ => Level::Notice,
                 };
-                say(out, &cx.log.annotate(level, "annotations", &msg))?;
-                commands(&findings, cx, out)?;
+                cx.annotate(level, "annotations", &msg)?;
+                commands(&findings, cx)?;
                 return Ok(vec![format!("annotations: {msg}")]);
             }
         }
     }
-    commands(&findings, cx, out)?;
+    commands(&findings, cx)?;
     Ok(Vec::new())
 }
 
-/// What the annotation step needs to know of the run.
-pub(crate) struct Context<'a> {
-    pub(crate) settings: &'a Settings,
-    pub(crate) gh: &'a GithubEnv,
-    pub(crate) log: &'a Log,
+/// What the check run says of the job.
+pub(crate) struct Conclusion {
     /// The job's verdict: the check run's conclusion.
     pub(crate) failed: bool,
     /// One line of counts: the check run's title.
@@ -120,7 +109,7 @@ pub(crate) struct Context<'a> {
 
 /// At most ten workflow commands per level, the ones that matter first, then one notice with
 /// the count left out (only on GitHub Actions: elsewhere nothing reads them).
-fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+fn commands(findings: &[Finding<'_>], cx: &mut RunContext<'_>) -> anyhow::Result<()> {
     if !cx.gh.actions {
         return Ok(());
     }
@@ -139,7 +128,7 @@ fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> 
             *left += 1;
         }
     }
-    say(out, &text)?;
+    cx.say(&text)?;
     let left = left_errors + left_warnings;
     if left > 0 {
         let msg = format!(
@@ -156,7 +145,7 @@ fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> 
                 "warnings"
             },
         );
-        say(out, &cx.log.annotate(Level::Notice, "annotations", &msg))?;
+        cx.annotate(Level::Notice, "annotations", &msg)?;
     }
     Ok(())
 }
@@ -165,13 +154,12 @@ fn commands(findings: &[Finding<'_>], cx: &Context<'_>, out: &mut dyn Write) -> 
 /// annotating stopped early (a rate limit), `Err` why there is none.
 fn check_run(
     findings: &[Finding<'_>],
-    cx: &Context<'_>,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
+    conclusion: &Conclusion,
+    cx: &mut RunContext<'_>,
 ) -> Result<Result<String, String>, String> {
     let s = cx.settings;
     let (owner, repo) = cx.gh.owner_repo().ok_or("no GITHUB_REPOSITORY")?;
-    let token = s.token.as_deref().ok_or("no token")?;
+    s.token.as_deref().ok_or("no token")?;
     let head_sha = head_sha(cx)?;
     let annotations: Vec<Annotation> = findings
         .iter()
@@ -183,22 +171,20 @@ fn check_run(
         repo: repo.to_string(),
         name: format!("{} findings", s.category),
         head_sha,
-        conclusion: if cx.failed { "failure" } else { "success" },
-        title: cx.title.clone(),
+        conclusion: if conclusion.failed {
+            "failure"
+        } else {
+            "success"
+        },
+        title: conclusion.title.clone(),
         summary: run_summary(annotations.len(), findings.len()),
     };
-    let rt = runtime.get().map_err(|e| e.to_string())?;
-    let (log, api) = (cx.log, &cx.gh.api_url);
-    let done = rt.block_on(async {
-        let http = client::Http::new(api, Some(token), s.http_timeout)
-            .map_err(client::Failure::Transport)?
-            .with_rate_retries(1);
-        checks::publish(&http, &run, &annotations, |f| {
-            let line = format!("hippo-packs: check run: {f}; trying again");
-            say(out, &log.line(&line)).ok();
+    let done = cx
+        .github("check run", async |http, retry| {
+            let http = http.with_rate_retries(1);
+            checks::publish(&http, &run, &annotations, retry).await
         })
-        .await
-    });
+        .map_err(|e| e.to_string())?;
     let p = done.map_err(|f| cx.log.clean(&f.to_string()))?;
     Ok(published(
         &run.name,
@@ -232,7 +218,7 @@ fn published(
     p: &checks::Published,
     kept: usize,
     total: usize,
-    cx: &Context<'_>,
+    cx: &RunContext<'_>,
 ) -> Result<String, String> {
     let requests = format!(
         "{} {}",
@@ -274,18 +260,12 @@ fn published(
 
 /// The commit the check run belongs to: a pull request's head (a run on the merge commit would
 /// not show on the pull request), else the commit the upload goes to.
-fn head_sha(cx: &Context<'_>) -> Result<String, String> {
-    let pr = cx
-        .gh
-        .event_path
-        .as_ref()
-        .filter(|_| cx.gh.is_pull_request())
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|p| event::pull_request(&p));
-    if let Some(sha) = pr.and_then(|p| p.head_sha) {
+fn head_sha(cx: &RunContext<'_>) -> Result<String, String> {
+    if let Some(sha) = cx.event.pull_request().and_then(|p| p.head_sha.clone()) {
         return Ok(sha);
     }
-    commit::target(&cx.settings.target, &cx.settings.repository.dir, cx.gh).map(|t| t.sha)
+    let s = cx.settings;
+    commit::target(&s.target, &s.repository.dir, cx.gh, cx.event).map(|t| t.sha)
 }
 
 /// A finding as the Checks API takes it: columns (code points) only on a one-line span.

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::github::checkout;
 use crate::github::env::GithubEnv;
-use crate::github::event::{self, PullRequest};
+use crate::github::event::{PullRequest, WorkflowEvent};
 
 /// The commit and ref an upload goes to, and how they were found (for the log).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +29,12 @@ pub(crate) struct Given {
 
 /// Where the results go; `Err` says why they cannot go anywhere safely.
 /// `root` is the repository root, whose `.git` names the checked-out commit.
-pub(crate) fn target(given: &Given, root: &Path, gh: &GithubEnv) -> Result<Target, String> {
+pub(crate) fn target(
+    given: &Given,
+    root: &Path,
+    gh: &GithubEnv,
+    event: &WorkflowEvent,
+) -> Result<Target, String> {
     if let (Some(sha), Some(git_ref)) = (&given.sha, &given.git_ref) {
         return Ok(Target {
             sha: sha.clone(),
@@ -38,16 +43,8 @@ pub(crate) fn target(given: &Given, root: &Path, gh: &GithubEnv) -> Result<Targe
         });
     }
     let checkout = checkout::head_commit(root);
-    let pr = if gh.is_pull_request() {
-        gh.event_path
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .and_then(|p| event::pull_request(&p))
-    } else {
-        None
-    };
-    match pr {
-        Some(pr) => pull_request_target(&pr, checkout, gh),
+    match event.pull_request() {
+        Some(pr) => pull_request_target(pr, checkout, gh, event.github_sha_is_base()),
         None => plain(checkout, gh),
     }
 }
@@ -87,11 +84,11 @@ fn pull_request_target(
     pr: &PullRequest,
     checkout: Option<String>,
     gh: &GithubEnv,
+    target_event: bool,
 ) -> Result<Target, String> {
     let n = pr.number;
-    let target_event = gh.event_name.as_deref() == Some("pull_request_target");
-    // On `pull_request`, GITHUB_SHA is the merge commit; on `pull_request_target` it is the
-    // base branch's last commit, never the pull request's.
+    // On `pull_request`, GITHUB_SHA is the merge commit; on `pull_request_target`
+    // (`target_event`) it is the base branch's last commit, never the pull request's.
     let merge = pr
         .merge_sha
         .clone()
@@ -124,11 +121,16 @@ fn pull_request_target(
 /// Why a `pull_request_target` run's checkout is not the pull request's code (the base branch,
 /// as `actions/checkout` gives by default); `None` on other events, on a head or merge
 /// checkout, and when the ref and sha inputs say where the results go.
-pub(crate) fn base_checkout(given: &Given, root: &Path, gh: &GithubEnv) -> Option<String> {
-    if gh.event_name.as_deref() != Some("pull_request_target") {
+pub(crate) fn base_checkout(
+    given: &Given,
+    root: &Path,
+    gh: &GithubEnv,
+    event: &WorkflowEvent,
+) -> Option<String> {
+    if !event.github_sha_is_base() {
         return None;
     }
-    target(given, root, gh).err()
+    target(given, root, gh, event).err()
 }
 
 /// Checks the `ref` and `sha` inputs: both or neither, a full ref and a full object name.
@@ -199,7 +201,8 @@ mod tests {
 
     /// The target with the workspace as the repository root.
     fn at(g: &Given, gh: &GithubEnv) -> Result<Target, String> {
-        target(g, gh.workspace.as_deref().unwrap(), gh)
+        let event = WorkflowEvent::from_env(gh);
+        target(g, gh.workspace.as_deref().unwrap(), gh, &event)
     }
 
     fn pair(t: Result<Target, String>) -> (String, String) {

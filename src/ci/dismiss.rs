@@ -7,17 +7,15 @@
 //! verdict: whatever goes wrong is a notice.
 
 use std::collections::HashMap;
-use std::io::Write;
 
-use super::output::say;
-use super::runtime::LazyRuntime;
+use super::context::RunContext;
 use super::settings::{Settings, UploadMode};
 use super::upload::Uploaded;
 use crate::github::alerts::{self, Alert, Change};
 use crate::github::client::{self, Failure};
-use crate::github::command::{Level, Log};
+use crate::github::command::Level;
 use crate::github::env::GithubEnv;
-use crate::github::event;
+use crate::github::event::WorkflowEvent;
 
 /// How a dismissal's comment starts: the mark by which `ci` knows the alerts it dismissed.
 pub(crate) const MARK: &str = "hippo-packs allowance: ";
@@ -27,61 +25,50 @@ pub(crate) const MAX_CHANGES: usize = 50;
 /// The most pages of alerts read per state (100 alerts a page).
 pub(crate) const MAX_PAGES: usize = 10;
 
-/// The events whose runs may dismiss: those of a branch, never of a pull request.
-const EVENTS: [&str; 3] = ["push", "schedule", "workflow_dispatch"];
-
 /// Dismisses and reopens as the allowances of this run say; what it did goes to the log and
 /// to the upload's notes for the job summary (nothing when the run is not one that dismisses).
 pub(crate) fn dismiss(
     sarif: &str,
-    s: &Settings,
-    gh: &GithubEnv,
     up: &mut Uploaded,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<()> {
-    let notes = step(sarif, s, gh, up, log, runtime, out)?;
+    let notes = step(sarif, up, cx)?;
     up.notes.extend(notes);
     Ok(())
 }
 
-fn step(
-    sarif: &str,
-    s: &Settings,
-    gh: &GithubEnv,
-    up: &Uploaded,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
-) -> anyhow::Result<Vec<String>> {
-    let git_ref = match decide(s, gh, up) {
+fn step(sarif: &str, up: &Uploaded, cx: &mut RunContext<'_>) -> anyhow::Result<Vec<String>> {
+    let (s, gh) = (cx.settings, cx.gh);
+    let git_ref = match decide(s, gh, cx.event, up) {
         Decision::Skip => return Ok(Vec::new()),
-        Decision::Wait(msg) => return notice(msg, log, out),
+        Decision::Wait(msg) => return notice(msg, cx),
         Decision::Go(git_ref) => git_ref,
     };
-    let (Some((owner, repo)), Some(token)) = (gh.owner_repo(), s.token.as_deref()) else {
+    let (Some((owner, repo)), Some(_)) = (gh.owner_repo(), s.token.as_deref()) else {
         return Ok(Vec::new());
     };
     let results = results(sarif);
-    let rt = runtime.get()?;
-    let done = rt.block_on(async {
-        let http = client::Http::new(&gh.api_url, Some(token), s.http_timeout)
-            .map_err(Failure::Transport)?
-            .with_rate_retries(1);
-        let retry = |f: &Failure| {
-            let line = format!("hippo-packs: code-scanning alerts: {f}; trying again");
-            say(out, &log.line(&line)).ok();
-        };
-        apply(&http, (owner, repo), &git_ref, &results, retry).await
-    });
+    let mut stopped = None;
+    let done = cx.github("code-scanning alerts", async |http, retry| {
+        let http = http.with_rate_retries(1);
+        match apply(&http, (owner, repo), &git_ref, &results, retry).await {
+            Ok(done) => Ok(done),
+            Err(Stopped { failure, done }) => {
+                stopped = Some(done);
+                Err(failure)
+            }
+        }
+    })?;
     match done {
         Ok(d) => {
             let note = d.note(&git_ref);
-            say(out, &log.line(&format!("hippo-packs: {note}")))?;
+            cx.line(&format!("hippo-packs: {note}"))?;
             Ok(vec![note])
         }
-        Err(Stopped { failure, done }) => notice(refusal(&failure, &done), log, out),
+        Err(failure) => {
+            let done = stopped.unwrap_or_default();
+            notice(refusal(&failure, &done), cx)
+        }
     }
 }
 
@@ -96,22 +83,15 @@ enum Decision {
     Go(String),
 }
 
-fn decide(s: &Settings, gh: &GithubEnv, up: &Uploaded) -> Decision {
+fn decide(s: &Settings, gh: &GithubEnv, event: &WorkflowEvent, up: &Uploaded) -> Decision {
     if !s.dismiss_allowed || s.upload == UploadMode::False {
-        return Decision::Skip;
-    }
-    if !gh
-        .event_name
-        .as_deref()
-        .is_some_and(|e| EVENTS.contains(&e))
-    {
         return Decision::Skip;
     }
     let Some(git_ref) = gh.git_ref.clone() else {
         return Decision::Skip;
     };
     // Uploaded to the default branch: not to another ref the `ref` input named.
-    if !on_default_branch(gh, &git_ref) || up.git_ref.as_deref() != Some(&git_ref) {
+    if !event.may_dismiss_on(&git_ref) || up.git_ref.as_deref() != Some(&git_ref) {
         return Decision::Skip;
     }
     // Not uploaded: the upload step said why.
@@ -125,21 +105,6 @@ fn decide(s: &Settings, gh: &GithubEnv, up: &Uploaded) -> Decision {
         ));
     }
     Decision::Go(git_ref)
-}
-
-/// `git_ref` names the default branch, as the event's `repository.default_branch` says; a
-/// scheduled run whose payload does not say runs on the default branch (GitHub runs schedules
-/// only there).
-fn on_default_branch(gh: &GithubEnv, git_ref: &str) -> bool {
-    let payload = gh
-        .event_path
-        .as_ref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_default();
-    match event::default_branch(&payload) {
-        Some(branch) => git_ref == format!("refs/heads/{branch}"),
-        None => gh.event_name.as_deref() == Some("schedule") && git_ref.starts_with("refs/heads/"),
-    }
 }
 
 /// A result as code scanning shows it in an alert: rule id, path, message.
@@ -299,8 +264,8 @@ fn plan(
 }
 
 /// A notice in the log and the summary's notes.
-fn notice(msg: String, log: &Log, out: &mut dyn Write) -> anyhow::Result<Vec<String>> {
-    say(out, &log.annotate(Level::Notice, "code scanning", &msg))?;
+fn notice(msg: String, cx: &mut RunContext<'_>) -> anyhow::Result<Vec<String>> {
+    cx.annotate(Level::Notice, "code scanning", &msg)?;
     Ok(vec![format!("code scanning: {msg}")])
 }
 

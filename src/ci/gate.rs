@@ -1,14 +1,11 @@
 //! The gate: which packs decide the verdict (`scope`), and whether a pack fails (`fail-on`).
 
-use std::io::Write;
-
 use super::commit;
-use super::output::say;
-use super::runtime::LazyRuntime;
-use super::settings::{FailOn, Scope, Settings};
-use crate::github::command::{Level, Log};
-use crate::github::env::GithubEnv;
-use crate::github::{client, event, pulls};
+use super::context::RunContext;
+use super::settings::{FailOn, Scope};
+use crate::github::command::Level;
+use crate::github::event::{Changes, MergeGroup};
+use crate::github::pulls;
 use crate::outcome::PackReport;
 
 /// Why a changed file can be missing from the checkout: each means the packs checked are not
@@ -29,22 +26,16 @@ pub(crate) struct Gate {
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
 /// touches (every pack, with a notice saying why, when its files cannot be listed). `paths` are
 /// the packs' repository-relative folders, every pack discovered (before a `shard` partition).
-pub(crate) fn gate(
-    paths: &[String],
-    s: &Settings,
-    gh: &GithubEnv,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
-) -> anyhow::Result<Gate> {
-    let mut g = decide(paths, s, gh, log, runtime, out)?;
+pub(crate) fn gate(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
+    let mut g = decide(paths, cx)?;
+    let s = cx.settings;
     if s.scope == Scope::Changed
-        && let Some(why) = commit::base_checkout(&s.target, &s.repository.dir, gh)
+        && let Some(why) = commit::base_checkout(&s.target, &s.repository.dir, cx.gh, cx.event)
     {
         let msg = format!(
             "pull_request_target: {why}. The pull request's packs were not checked, so the job fails: check out its head (actions/checkout with `ref: ${{{{ github.event.pull_request.head.sha }}}}`), or set `scope: all` to check only what was checked out"
         );
-        say(out, &log.annotate(Level::Error, "scope", &msg))?;
+        cx.annotate(Level::Error, "scope", &msg)?;
         g.notes.push(format!("scope changed: {msg}"));
         g.fails_job = true;
     }
@@ -52,15 +43,8 @@ pub(crate) fn gate(
 }
 
 /// The gate `scope` gives.
-fn decide(
-    paths: &[String],
-    s: &Settings,
-    gh: &GithubEnv,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
-) -> anyhow::Result<Gate> {
-    if s.scope == Scope::All {
+fn decide(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
+    if cx.settings.scope == Scope::All {
         return Ok(Gate {
             gated: vec![true; paths.len()],
             notes: Vec::new(),
@@ -68,11 +52,11 @@ fn decide(
             fails_job: false,
         });
     }
-    match changed(paths, s, gh, log, runtime, out)? {
+    match changed(paths, cx)? {
         Ok(gate) => Ok(gate),
         Err(why) => {
             let msg = format!("{why}; every pack gates");
-            say(out, &log.annotate(Level::Notice, "scope", &msg)).ok();
+            cx.annotate(Level::Notice, "scope", &msg).ok();
             Ok(Gate {
                 gated: vec![true; paths.len()],
                 notes: vec![format!("scope changed: {msg}")],
@@ -84,42 +68,25 @@ fn decide(
 }
 
 /// The packs the pull request touches, or why they cannot be known.
-fn changed(
-    paths: &[String],
-    s: &Settings,
-    gh: &GithubEnv,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
-) -> anyhow::Result<Result<Gate, String>> {
-    let payload = gh
-        .event_path
-        .as_ref()
-        .and_then(|p| std::fs::read_to_string(p).ok());
-    let Some((owner, repo)) = gh.owner_repo() else {
+fn changed(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Result<Gate, String>> {
+    let Some((owner, repo)) = cx.gh.owner_repo() else {
         return Ok(Err("GITHUB_REPOSITORY is not set".to_string()));
     };
-    if let Some(shas) = payload.as_deref().and_then(event::merge_group) {
-        return merge_group(paths, shas, (owner, repo), (s, gh, log), runtime, out);
-    }
-    let Some(pr) = payload.as_deref().and_then(event::pull_request) else {
-        return Ok(Err("not a pull request or merge group event".to_string()));
+    let pr = match cx.event.changes() {
+        Changes::MergeGroup(g) => return merge_group(paths, g, (owner, repo), cx),
+        Changes::PullRequest(pr) => pr,
+        Changes::Unknown => {
+            return Ok(Err("not a pull request or merge group event".to_string()));
+        }
     };
-    let rt = runtime.get()?;
-    let listed = rt.block_on(async {
-        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
-            .map_err(client::Failure::Transport)?;
-        let mut retry = |f: &client::Failure| {
-            let line = format!("hippo-packs: reading the pull request: {f}; trying again");
-            say(out, &log.line(&line)).ok();
-        };
-        let listed = pulls::changed_files(&http, owner, repo, pr.number, &mut retry).await?;
+    let listed = cx.github("reading the pull request", async |http, retry| {
+        let listed = pulls::changed_files(http, owner, repo, pr.number, &mut *retry).await?;
         let count = match pr.changed_files {
             Some(n) => Some(n),
-            None => pulls::changed_count(&http, owner, repo, pr.number, &mut retry).await?,
+            None => pulls::changed_count(http, owner, repo, pr.number, &mut *retry).await?,
         };
-        Ok::<_, client::Failure>((count, listed))
-    });
+        Ok((count, listed))
+    })?;
     let (count, listed) = match listed {
         Ok(l) => l,
         Err(f) => {
@@ -129,11 +96,11 @@ fn changed(
             )));
         }
     };
-    if let Err(why) = whole(pr.number, count, &listed, s) {
+    if let Err(why) = whole(pr.number, count, &listed, cx) {
         return Ok(Err(why));
     }
     let what = format!("pull request #{}", pr.number);
-    Ok(Ok(changed_gate(paths, &what, listed, log, out)?))
+    Ok(Ok(changed_gate(paths, &what, listed, cx)?))
 }
 
 /// The gate of a whole list of changed files: the packs they touch gate, and the log says how
@@ -142,8 +109,7 @@ fn changed_gate(
     paths: &[String],
     what: &str,
     listed: pulls::Listed,
-    log: &Log,
-    out: &mut dyn Write,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Gate> {
     let gated = pulls::touched(paths, &listed.paths);
     let count = gated.iter().filter(|g| **g).count();
@@ -155,7 +121,7 @@ fn changed_gate(
         paths.len(),
         if paths.len() == 1 { "pack" } else { "packs" }
     );
-    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    cx.line(&format!("hippo-packs: {note}"))?;
     Ok(Gate {
         gated,
         notes: vec![note],
@@ -166,7 +132,12 @@ fn changed_gate(
 
 /// Whether the listed files are every file pull request `n` changes, as the checkout holds
 /// them; `Err` says why not.
-fn whole(n: u64, count: Option<u64>, listed: &pulls::Listed, s: &Settings) -> Result<(), String> {
+fn whole(
+    n: u64,
+    count: Option<u64>,
+    listed: &pulls::Listed,
+    cx: &RunContext<'_>,
+) -> Result<(), String> {
     // Files, not paths: a rename lists two paths for one of `changed_files`.
     match count {
         None => {
@@ -182,7 +153,7 @@ fn whole(n: u64, count: Option<u64>, listed: &pulls::Listed, s: &Settings) -> Re
         }
         Some(_) => {}
     }
-    match s.repository.lacks(&listed.in_head) {
+    match cx.settings.repository.lacks(&listed.in_head) {
         Some(f) => Err(format!(
             "pull request #{n} changes {f}, which the checkout lacks ({LACKS})"
         )),
@@ -194,22 +165,14 @@ fn whole(n: u64, count: Option<u64>, listed: &pulls::Listed, s: &Settings) -> Re
 /// lists at most 300 files, so 300 listed may be a cut list: every pack gates then.
 fn merge_group(
     paths: &[String],
-    (base, head): (String, String),
+    g: &MergeGroup,
     (owner, repo): (&str, &str),
-    cx: (&Settings, &GithubEnv, &Log),
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Result<Gate, String>> {
-    let (s, gh, log) = cx;
-    let listed = runtime.get()?.block_on(async {
-        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
-            .map_err(client::Failure::Transport)?;
-        pulls::compared_files(&http, owner, repo, (&base, &head), |f| {
-            let line = format!("hippo-packs: comparing the merge group: {f}; trying again");
-            say(out, &log.line(&line)).ok();
-        })
-        .await
-    });
+    let shas = (g.base_sha.as_str(), g.head_sha.as_str());
+    let listed = cx.github("comparing the merge group", async |http, retry| {
+        pulls::compared_files(http, owner, repo, shas, retry).await
+    })?;
     let listed = match listed {
         Ok(l) => l,
         Err(f) => {
@@ -225,18 +188,12 @@ fn merge_group(
             pulls::MAX_COMPARED
         )));
     }
-    if let Some(f) = s.repository.lacks(&listed.in_head) {
+    if let Some(f) = cx.settings.repository.lacks(&listed.in_head) {
         return Ok(Err(format!(
             "the merge group changes {f}, which the checkout lacks ({LACKS})"
         )));
     }
-    Ok(Ok(changed_gate(
-        paths,
-        "the merge group",
-        listed,
-        log,
-        out,
-    )?))
+    Ok(Ok(changed_gate(paths, "the merge group", listed, cx)?))
 }
 
 /// Whether a pack fails the gate.

@@ -9,13 +9,13 @@
 mod allowances;
 mod annotate;
 mod commit;
+mod context;
 mod discover;
 mod dismiss;
 mod gate;
 mod output;
 mod packs;
 mod root;
-mod runtime;
 mod sarif_path;
 mod settings;
 mod shard;
@@ -24,19 +24,21 @@ mod upload;
 use std::io::Write;
 use std::path::Path;
 
+pub(crate) use context::RunContext;
 pub(crate) use discover::discover;
 pub(crate) use gate::fails;
 pub(crate) use sarif_path::refusal as sarif_file_refusal;
 pub(crate) use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
 
 use crate::core::paths::uri_base;
-use crate::github::command::{Level, Log};
+use crate::github::command::Level;
 use crate::github::env::GithubEnv;
+use crate::github::event::WorkflowEvent;
 use crate::github::outputs;
 use crate::outcome::PackReport;
 use crate::report;
 use crate::report::summary;
-use output::{append, say};
+use output::append;
 
 /// Whether the job passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,23 +57,32 @@ impl Verdict {
     }
 }
 
-/// `ci` with its settings resolved, writing its log to `out`.
-pub(crate) fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::Result<Verdict> {
-    let log = Log::new(gh.actions, s.token.as_deref());
-    let mut runtime = runtime::LazyRuntime::default();
-    say(out, &root_note(s, gh, &log))?;
+/// `ci` with its settings resolved, on `event`, writing its log to `out`.
+pub(crate) fn run(
+    s: &Settings,
+    gh: &GithubEnv,
+    event: &WorkflowEvent,
+    out: &mut dyn Write,
+) -> anyhow::Result<Verdict> {
+    run_with(&mut RunContext::new(s, gh, event, out))
+}
+
+/// The steps, in order, each handed the run.
+fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
+    let (s, gh) = (cx.settings, cx.gh);
+    cx.say(&root_note(cx))?;
 
     // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
     let (found, mut checked) = match find(s)? {
         Ok(d) => d,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", s.root);
-            say(out, &log.annotate(Level::Error, "ci", &msg))?;
+            cx.annotate(Level::Error, "ci", &msg)?;
             (discover::Found::default(), packs::ReportsByDir::default())
         }
     };
     if found.packs.is_empty() && found.blocked.is_empty() {
-        no_pack(s, gh, &log, out)?;
+        no_pack(cx)?;
         return Ok(Verdict::Failed);
     }
 
@@ -79,8 +90,8 @@ pub(crate) fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::
     // sees every pack.
     let entries = entries_of(&found, &s.repository.dir);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
-    let all_gate = gate::gate(&bases, s, gh, &log, &mut runtime, out)?;
-    let (gate, entries) = partition(s, all_gate, entries, &log, out)?;
+    let all_gate = gate::gate(&bases, cx)?;
+    let (gate, entries) = partition(all_gate, entries, cx)?;
 
     // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
     let mut reports = check_entries(entries, &mut checked, s)?;
@@ -88,7 +99,7 @@ pub(crate) fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::
         None => Vec::new(),
         Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
         Some(Err(why)) => {
-            say(out, &log.annotate(Level::Error, "ci", &why))?;
+            cx.annotate(Level::Error, "ci", &why)?;
             return Ok(Verdict::Failed);
         }
     };
@@ -100,35 +111,37 @@ pub(crate) fn run(s: &Settings, gh: &GithubEnv, out: &mut dyn Write) -> anyhow::
         sarif.as_bytes(),
         gh.workspace.as_deref(),
     )?;
-    log_reports(&reports, &unused, s, &log, out)?;
+    log_reports(&reports, &unused, cx)?;
 
     // 6. The verdict of the gated packs, and the upload.
     let failing = failing(&reports, &gate, s.fail_on);
-    let mut up = upload::upload(sarif.as_bytes(), s, gh, &log, &mut runtime, out)?;
-    up.notes
-        .extend(output::over_stored(&reports, &unused, &log, out)?);
-    dismiss::dismiss(&sarif, s, gh, &mut up, &log, &mut runtime, out)?;
+    let mut up = upload::upload(sarif.as_bytes(), cx)?;
+    if let Some(msg) = output::over_stored(&reports, &unused) {
+        cx.annotate(Level::Notice, "results", &msg)?;
+        up.notes.push(format!("results: {msg}"));
+    }
+    dismiss::dismiss(&sarif, &mut up, cx)?;
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
     let totals = Totals::of(&reports);
     let gated = gate.gated.iter().filter(|g| **g).count();
     let verdict = verdict_line(&reports, &totals, gated, s, failed);
-    let cx = annotate::Context {
-        settings: s,
-        gh,
-        log: &log,
+    let conclusion = annotate::Conclusion {
         failed,
         title: verdict.trim_start_matches("hippo-packs: ").to_string(),
     };
     up.notes
-        .extend(annotate::annotate(&reports, &gate, &cx, &mut runtime, out)?);
-    write_summary(&reports, &gate, &up, failed, s, gh, &log)?;
+        .extend(annotate::annotate(&reports, &gate, &conclusion, cx)?);
+    write_summary(&reports, &gate, &up, failed, cx)?;
     write_outputs(&reports, &totals, &up, s, gh)?;
-    say(out, &log.line(&verdict))?;
+    cx.line(&verdict)?;
     for r in &failing {
-        let line = format!("hippo-packs: failing: {} ({})", r.dir, output::status(r));
-        say(out, &log.line(&line))?;
+        cx.line(&format!(
+            "hippo-packs: failing: {} ({})",
+            r.dir,
+            output::status(r)
+        ))?;
     }
     Ok(Verdict::of(failed))
 }
@@ -148,10 +161,11 @@ fn failing<'a>(
 }
 
 /// The log's line about the repository root, when there is one to say (else nothing).
-fn root_note(s: &Settings, gh: &GithubEnv, log: &Log) -> String {
+fn root_note(cx: &RunContext<'_>) -> String {
+    let s = cx.settings;
     s.repository
-        .note(&s.root, gh.workspace.as_deref())
-        .map(|n| log.line(&format!("hippo-packs: {n}")))
+        .note(&s.root, cx.gh.workspace.as_deref())
+        .map(|n| cx.log.line(&format!("hippo-packs: {n}")))
         .unwrap_or_default()
 }
 
@@ -190,12 +204,11 @@ impl Entry {
 
 /// The entries of this job's shard (every entry without one), with their gate.
 fn partition(
-    s: &Settings,
     gate: gate::Gate,
     entries: Vec<Entry>,
-    log: &Log,
-    out: &mut dyn Write,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<(gate::Gate, Vec<Entry>)> {
+    let s = cx.settings;
     let Some(shard) = s.shard else {
         return Ok((gate, entries));
     };
@@ -215,7 +228,7 @@ fn partition(
         if total == 1 { "pack" } else { "packs" },
         s.category
     );
-    say(out, &log.line(&format!("hippo-packs: {note}")))?;
+    cx.line(&format!("hippo-packs: {note}"))?;
     let mut notes = gate.notes;
     notes.push(note);
     let gate = gate::Gate {
@@ -271,12 +284,13 @@ fn check_entries(
 }
 
 /// No pack under the root: the error, the summary and the outputs say so.
-fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyhow::Result<()> {
+fn no_pack(cx: &mut RunContext<'_>) -> anyhow::Result<()> {
+    let (s, gh) = (cx.settings, cx.gh);
     let msg = format!(
         "no pack found under {}: no folder there holds a pack.toml (every folder but .git is searched)",
         s.root
     );
-    say(out, &log.annotate(Level::Error, "ci", &msg))?;
+    cx.annotate(Level::Error, "ci", &msg)?;
     if let Some(p) = &gh.step_summary {
         let text = format!("## hippo-packs\n\n❌ **Failed** — {}\n", summary::md(&msg));
         append(p, &text)?;
@@ -303,22 +317,23 @@ fn no_pack(s: &Settings, gh: &GithubEnv, log: &Log, out: &mut dyn Write) -> anyh
 fn log_reports(
     reports: &[PackReport],
     unused: &[crate::core::Diagnostic],
-    s: &Settings,
-    log: &Log,
-    out: &mut dyn Write,
+    cx: &mut RunContext<'_>,
 ) -> anyhow::Result<()> {
+    let s = cx.settings;
     for r in reports {
         // A pack at the root is shown by its name (`.` says little in a list of groups).
         let title = match (r.dir.as_str(), &r.name) {
             (".", Some(name)) => name.as_str(),
             (dir, _) => dir,
         };
-        say(out, &log.group(&format!("{title}: {}", output::status(r))))?;
-        say(out, &output::pack_text(r, s.test))?;
-        say(out, &log.endgroup())?;
+        let group = cx.log.group(&format!("{title}: {}", output::status(r)));
+        cx.say(&group)?;
+        cx.say(&output::pack_text(r, s.test))?;
+        let end = cx.log.endgroup();
+        cx.say(&end)?;
     }
     for d in unused {
-        say(out, &log.annotate(Level::Warning, "ci", &d.text("")))?;
+        cx.annotate(Level::Warning, "ci", &d.text(""))?;
     }
     Ok(())
 }
@@ -345,11 +360,10 @@ fn write_summary(
     gate: &gate::Gate,
     up: &upload::Uploaded,
     failed: bool,
-    s: &Settings,
-    gh: &GithubEnv,
-    log: &Log,
+    cx: &RunContext<'_>,
 ) -> anyhow::Result<()> {
-    let Some(p) = &gh.step_summary else {
+    let (s, log) = (cx.settings, &cx.log);
+    let Some(p) = &cx.gh.step_summary else {
         return Ok(());
     };
     let allowed = allowances::notes(reports, gate.files.as_deref());

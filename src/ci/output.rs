@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::github::command::{Level, Log};
 use crate::outcome::{Mode, PackReport};
 use crate::report;
 use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS};
@@ -105,21 +104,17 @@ pub(crate) fn append(path: &Path, text: &str) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
-/// Above what code scanning stores of a run (the SARIF results of `reports` and `extra`), a
-/// notice: how many, what is kept, what to do; returns the summary's note.
+/// Above what code scanning stores of a run (the SARIF results of `reports` and `extra`), the
+/// notice: how many, what is kept, what to do.
 pub(crate) fn over_stored(
     reports: &[PackReport],
     extra: &[crate::core::Diagnostic],
-    log: &Log,
-    out: &mut dyn Write,
-) -> anyhow::Result<Option<String>> {
+) -> Option<String> {
     let results = report::sarif::result_count(reports, extra);
     if results <= STORED_RESULTS {
-        return Ok(None);
+        return None;
     }
-    let msg = format!(
+    Some(format!(
         "{results} results: code scanning stores the top {STORED_RESULTS} of a run by severity (the SARIF file holds up to {MAX_RESULTS}, errors first), so alerts past that are missing there; split the registry into jobs with the `shard` input, or allow accepted warnings in .hippo-packs.toml. The job summary counts every finding."
-    );
-    say(out, &log.annotate(Level::Notice, "results", &msg))?;
-    Ok(Some(format!("results: {msg}")))
+    ))
 }

@@ -7,6 +7,7 @@ use super::commit::{self, Given};
 use super::root::{self, Root};
 use super::shard::Shard;
 use crate::github::env::{self, GithubEnv};
+use crate::github::event::WorkflowEvent;
 
 /// An input that takes one word of a fixed set (matched without regard to case).
 pub(crate) trait Choice: Copy + PartialEq + 'static {
@@ -218,11 +219,12 @@ fn boolean(word: &str) -> Option<bool> {
 }
 
 impl Settings {
-    /// Flags, then `INPUT_*` (read through `get`), then defaults.
+    /// Flags, then `INPUT_*` (read through `get`), then defaults (`scope`'s from the event).
     pub(crate) fn resolve(
         flags: Flags,
         get: &impl Fn(&str) -> Option<String>,
         gh: &GithubEnv,
+        event: &WorkflowEvent,
     ) -> Result<Settings, String> {
         let text = |flag: Option<String>, name: &str| flag.or_else(|| env::input(get, name));
         let shard = input(flags.shard, get, "shard", |v| Some(v.to_string()), "")?
@@ -238,13 +240,11 @@ impl Settings {
             .transpose()?;
         let category =
             text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string());
-        // The events whose changes are known: a pull request's files, a merge group's compare.
-        let default_scope =
-            if gh.is_pull_request() || gh.event_name.as_deref() == Some("merge_group") {
-                Scope::Changed
-            } else {
-                Scope::All
-            };
+        let default_scope = if event.scope_defaults_to_changed() {
+            Scope::Changed
+        } else {
+            Scope::All
+        };
         let path = text(flags.root, "path").unwrap_or_else(|| ".".to_string());
         let checkout_path = text(flags.checkout_path, "checkout-path");
         let repository = root::resolve(checkout_path.as_deref(), &path, gh.workspace.as_deref())?;
@@ -297,6 +297,11 @@ mod tests {
         move |k| m.get(k).cloned()
     }
 
+    /// No event: `ci` off GitHub.
+    fn none() -> WorkflowEvent {
+        WorkflowEvent::parse(None, None)
+    }
+
     fn defaults() -> Flags {
         Flags {
             http_timeout: 60,
@@ -314,22 +319,20 @@ mod tests {
             ("INPUT_TEST", "false"),
             ("INPUT_SCOPE", ""),
         ]);
-        let pr = GithubEnv {
-            event_name: Some("pull_request".into()),
-            ..GithubEnv::default()
-        };
+        let pr = WorkflowEvent::parse(Some("pull_request"), None);
         let flags = Flags {
             upload: Some(UploadMode::True),
             ..defaults()
         };
-        let s = Settings::resolve(flags, &g, &pr).unwrap();
+        let s = Settings::resolve(flags, &g, &GithubEnv::default(), &pr).unwrap();
         assert_eq!(s.upload, UploadMode::True, "the flag wins");
         assert_eq!(s.fail_on, FailOn::Warning, "the input applies");
         assert_eq!(s.root, "packs");
         assert!(!s.test);
         assert_eq!(s.scope, Scope::Changed, "pull requests default to changed");
         assert_eq!(s.sarif_file, ".hippo-packs/hippo-packs.sarif");
-        let push = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
+        let push =
+            Settings::resolve(defaults(), &get(&[]), &GithubEnv::default(), &none()).unwrap();
         assert_eq!(push.scope, Scope::All);
         for (event, scope) in [
             ("pull_request_target", Scope::Changed),
@@ -337,17 +340,16 @@ mod tests {
             ("schedule", Scope::All),
             ("workflow_dispatch", Scope::All),
         ] {
-            let gh = GithubEnv {
-                event_name: Some(event.into()),
-                ..GithubEnv::default()
-            };
-            let s = Settings::resolve(defaults(), &get(&[]), &gh).unwrap();
-            assert_eq!(s.scope, scope, "{event}");
+            let name = event;
+            let gh = GithubEnv::default();
+            let event = WorkflowEvent::parse(Some(event), None);
+            let s = Settings::resolve(defaults(), &get(&[]), &gh, &event).unwrap();
+            assert_eq!(s.scope, scope, "{name}");
         }
         assert_eq!(push.upload, UploadMode::Auto);
         assert!(push.dismiss_allowed, "dismiss-allowed defaults to true");
         let off = get(&[("INPUT_DISMISS-ALLOWED", "false")]);
-        let off = Settings::resolve(defaults(), &off, &GithubEnv::default()).unwrap();
+        let off = Settings::resolve(defaults(), &off, &GithubEnv::default(), &none()).unwrap();
         assert!(!off.dismiss_allowed, "control: the input turns it off");
         assert_eq!(push.token, None);
     }
@@ -358,6 +360,7 @@ mod tests {
             defaults(),
             &get(&[("INPUT_FAIL-ON", "sometimes")]),
             &GithubEnv::default(),
+            &none(),
         )
         .unwrap_err();
         assert!(
@@ -365,13 +368,13 @@ mod tests {
             "{e}"
         );
         let bad_bool = get(&[("INPUT_TEST", "maybe")]);
-        assert!(Settings::resolve(defaults(), &bad_bool, &GithubEnv::default()).is_err());
+        assert!(Settings::resolve(defaults(), &bad_bool, &GithubEnv::default(), &none()).is_err());
     }
 
     #[test]
     fn a_shard_names_its_category_and_a_bad_one_is_a_usage_error() {
         let g = get(&[("INPUT_SHARD", "2/8"), ("INPUT_CATEGORY", "packs")]);
-        let s = Settings::resolve(defaults(), &g, &GithubEnv::default()).unwrap();
+        let s = Settings::resolve(defaults(), &g, &GithubEnv::default(), &none()).unwrap();
         assert_eq!(s.shard, Some(Shard { index: 2, count: 8 }));
         assert_eq!(s.category, "packs/shard-2-of-8");
         assert_eq!(s.annotations, Annotations::Auto);
@@ -379,10 +382,12 @@ mod tests {
             defaults(),
             &get(&[("INPUT_SHARD", "9/8")]),
             &GithubEnv::default(),
+            &none(),
         )
         .unwrap_err();
         assert!(e.contains("INPUT_SHARD"), "{e}");
-        let none = Settings::resolve(defaults(), &get(&[]), &GithubEnv::default()).unwrap();
+        let none =
+            Settings::resolve(defaults(), &get(&[]), &GithubEnv::default(), &none()).unwrap();
         assert_eq!((none.shard, none.category.as_str()), (None, "hippo-packs"));
     }
 

@@ -1,14 +1,10 @@
 //! The upload step: the SARIF file to code scanning, and what to say when it cannot go.
 
-use std::io::Write;
-
 use super::commit;
-use super::output::say;
-use super::runtime::LazyRuntime;
-use super::settings::{Settings, UploadMode};
-use crate::github::command::{Level, Log};
-use crate::github::env::GithubEnv;
-use crate::github::{client, event, upload};
+use super::context::RunContext;
+use super::settings::UploadMode;
+use crate::github::command::Level;
+use crate::github::{client, upload};
 
 /// What the upload step did.
 #[derive(Default)]
@@ -25,14 +21,13 @@ pub(crate) struct Uploaded {
 }
 
 /// The step's record and voice: what it did, and where it says so.
-struct Step<'a> {
+struct Step<'c, 'a> {
     done: Uploaded,
     required: bool,
-    log: &'a Log,
-    out: &'a mut dyn Write,
+    cx: &'c mut RunContext<'a>,
 }
 
-impl Step<'_> {
+impl Step<'_, '_> {
     /// A problem: an error that fails the job when the upload is required, else a notice.
     fn problem(&mut self, msg: String) -> anyhow::Result<()> {
         let level = if self.required {
@@ -40,7 +35,7 @@ impl Step<'_> {
         } else {
             Level::Notice
         };
-        say(self.out, &self.log.annotate(level, "upload", &msg))?;
+        self.cx.annotate(level, "upload", &msg)?;
         self.done.failed_required |= self.required;
         self.done.notes.push(format!("upload: {msg}"));
         Ok(())
@@ -48,39 +43,32 @@ impl Step<'_> {
 
     /// A line in the log and the summary's notes.
     fn note(&mut self, note: String) -> anyhow::Result<()> {
-        say(self.out, &self.log.line(&format!("hippo-packs: {note}")))?;
+        self.cx.line(&format!("hippo-packs: {note}"))?;
         self.done.notes.push(note);
         Ok(())
     }
 
     /// A notice annotation and the summary's notes.
     fn notice(&mut self, msg: String) -> anyhow::Result<()> {
-        say(self.out, &self.log.annotate(Level::Notice, "upload", &msg))?;
+        self.cx.annotate(Level::Notice, "upload", &msg)?;
         self.done.notes.push(format!("upload: {msg}"));
         Ok(())
     }
 }
 
 /// Uploads the SARIF file as `upload` says.
-pub(crate) fn upload(
-    sarif: &[u8],
-    s: &Settings,
-    gh: &GithubEnv,
-    log: &Log,
-    runtime: &mut LazyRuntime,
-    out: &mut dyn Write,
-) -> anyhow::Result<Uploaded> {
+pub(crate) fn upload(sarif: &[u8], cx: &mut RunContext<'_>) -> anyhow::Result<Uploaded> {
+    let (s, gh, event) = (cx.settings, cx.gh, cx.event);
     let mut step = Step {
         done: Uploaded::default(),
         required: s.upload == UploadMode::True,
-        log,
-        out,
+        cx,
     };
     if s.upload == UploadMode::False {
         step.done.notes.push("upload: off".to_string());
         return Ok(step.done);
     }
-    if let Some(why) = read_only(gh) {
+    if let Some(why) = event.read_only() {
         let msg = format!(
             "not uploaded: {why}, and GitHub gives its `pull_request` workflow a read-only token that cannot write code-scanning results, so no upload is tried. To get code scanning's results on such pull requests, set `upload: false` here and add `github/codeql-action/upload-sarif` in the same job with `sarif_file:` set to this step's `sarif-file` output (docs/action.md, \"Fork and Dependabot pull requests\"). The annotations and the job summary carry the findings."
         );
@@ -91,7 +79,7 @@ pub(crate) fn upload(
         }
         return Ok(step.done);
     }
-    let missing = missing_context(s, gh);
+    let missing = missing_context(step.cx);
     if !missing.is_empty() {
         if step.required {
             step.problem(format!("cannot upload without {}", missing.join(", ")))?;
@@ -100,7 +88,7 @@ pub(crate) fn upload(
         }
         return Ok(step.done);
     }
-    let commit = match commit::target(&s.target, &s.repository.dir, gh) {
+    let commit = match commit::target(&s.target, &s.repository.dir, gh, event) {
         Ok(c) => c,
         Err(why) if step.required => {
             step.problem(format!("cannot upload: {why}"))?;
@@ -124,21 +112,13 @@ pub(crate) fn upload(
         ))?;
         return Ok(step.done);
     }
-    send(&mut step, encoded, &commit, s, gh, runtime)?;
+    send(&mut step, encoded, &commit)?;
     Ok(step.done)
 }
 
-/// Why a `pull_request` run's token is read-only (a fork's or Dependabot's pull request).
-fn read_only(gh: &GithubEnv) -> Option<&'static str> {
-    if gh.event_name.as_deref() != Some("pull_request") {
-        return None;
-    }
-    let payload = std::fs::read_to_string(gh.event_path.as_ref()?).ok()?;
-    event::pull_request(&payload)?.read_only()
-}
-
 /// What the upload needs and the run does not have.
-fn missing_context(s: &Settings, gh: &GithubEnv) -> Vec<&'static str> {
+fn missing_context(cx: &RunContext<'_>) -> Vec<&'static str> {
+    let (s, gh) = (cx.settings, cx.gh);
     [
         ("token", s.token.is_none()),
         ("GITHUB_REPOSITORY", gh.owner_repo().is_none()),
@@ -149,15 +129,11 @@ fn missing_context(s: &Settings, gh: &GithubEnv) -> Vec<&'static str> {
 }
 
 /// The request, and what its answer means.
-fn send(
-    step: &mut Step<'_>,
-    encoded: String,
-    commit: &commit::Target,
-    s: &Settings,
-    gh: &GithubEnv,
-    runtime: &mut LazyRuntime,
-) -> anyhow::Result<()> {
-    let (owner, repo) = gh.owner_repo().expect("checked by missing_context");
+fn send(step: &mut Step<'_, '_>, encoded: String, commit: &commit::Target) -> anyhow::Result<()> {
+    let (s, gh) = (step.cx.settings, step.cx.gh);
+    let Some((owner, repo)) = gh.owner_repo() else {
+        return step.problem("cannot upload without GITHUB_REPOSITORY".to_string());
+    };
     let target = upload::Target {
         owner: owner.to_string(),
         repo: repo.to_string(),
@@ -166,36 +142,21 @@ fn send(
         started_at: s.started_at,
         checkout_uri: Some(format!("file://{}", s.repository.dir.to_string_lossy())),
     };
-    let rt = runtime.get()?;
-    let (log, out) = (step.log, &mut *step.out);
-    let result = rt.block_on(async {
-        let http = client::Http::new(&gh.api_url, s.token.as_deref(), s.http_timeout)
-            .map_err(client::Failure::Transport)?;
-        upload::upload(&http, &target, encoded, s.upload_wait, |f| {
-            say(
-                out,
-                &log.line(&format!("hippo-packs: upload: {f}; trying again")),
-            )
-            .ok();
-        })
-        .await
-    });
+    let result = step.cx.github("upload", async |http, retry| {
+        upload::upload(http, &target, encoded, s.upload_wait, retry).await
+    })?;
     match result {
-        Ok(accepted) => processed(step, accepted, s),
+        Ok(accepted) => processed(step, accepted),
         Err(f) => {
-            let from_fork = gh
-                .event_path
-                .as_ref()
-                .and_then(|p| std::fs::read_to_string(p).ok())
-                .and_then(|p| event::pull_request(&p))
-                .is_some_and(|pr| pr.from_fork);
+            let from_fork = step.cx.event.comes_from_fork();
             step.problem(refusal(&f, from_fork, owner, repo))
         }
     }
 }
 
 /// What code scanning made of an accepted upload.
-fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> anyhow::Result<()> {
+fn processed(step: &mut Step<'_, '_>, accepted: upload::Accepted) -> anyhow::Result<()> {
+    let s = step.cx.settings;
     step.done.sarif_id = Some(accepted.id.clone());
     let id = &accepted.id;
     match accepted.processing {
@@ -228,7 +189,7 @@ fn processed(step: &mut Step<'_>, accepted: upload::Accepted, s: &Settings) -> a
                 step.problem(msg)
             } else {
                 // `auto`: the verdict stands, but a failed processing is worth a warning.
-                say(step.out, &step.log.annotate(Level::Warning, "upload", &msg))?;
+                step.cx.annotate(Level::Warning, "upload", &msg)?;
                 step.done.notes.push(format!("upload: {msg}"));
                 Ok(())
             }

@@ -7,6 +7,7 @@ use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout, print};
 use crate::ci::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
+use crate::github::event::WorkflowEvent;
 
 /// `hippo-packs ci`. Each option also reads the Action's input from `INPUT_<NAME>` (the
 /// flag wins).
@@ -133,8 +134,9 @@ impl From<CiArgs> for Flags {
 /// `hippo-packs ci`: settings from the flags and the environment, then the run.
 pub(crate) fn run(args: CiArgs) -> anyhow::Result<i32> {
     let gh = GithubEnv::from_process();
+    let event = WorkflowEvent::from_env(&gh);
     let get = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
-    let s = match Settings::resolve(args.into(), &get, &gh) {
+    let s = match Settings::resolve(args.into(), &get, &gh, &event) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("hippo-packs: {}", crate::core::escape::line(&msg));
@@ -147,7 +149,7 @@ pub(crate) fn run(args: CiArgs) -> anyhow::Result<i32> {
         print(&log.annotate(Level::Error, "ci", &msg))?;
         return Ok(EXIT_USAGE);
     }
-    Ok(match crate::ci::run(&s, &gh, &mut Stdout)? {
+    Ok(match crate::ci::run(&s, &gh, &event, &mut Stdout)? {
         Verdict::Passed => EXIT_OK,
         Verdict::Failed => EXIT_FINDINGS,
     })

@@ -263,10 +263,15 @@ impl Http {
         })
     }
 
-    /// The same client, trying a rate-limited request again at most `n` times.
-    pub(crate) fn with_rate_retries(mut self, n: usize) -> Http {
-        self.rate_retries = n;
-        self
+    /// The same client (its connections shared), trying a rate-limited request again at most
+    /// `n` times.
+    pub(crate) fn with_rate_retries(&self, n: usize) -> Http {
+        Http {
+            crab: self.crab.clone(),
+            timeout: self.timeout,
+            origin: self.origin.clone(),
+            rate_retries: n,
+        }
     }
 
     /// One request (a GET, or a POST of `body`) with the time limit; server errors and broken
@@ -295,6 +300,9 @@ impl Http {
         self.send(Verb::Patch(body), uri, on_retry).await
     }
 
+    /// The one way out: every request of a run goes through here (one client per run, built
+    /// by the run context), so pacing between writes and rate-limit state shared across the
+    /// run's requests belong here.
     async fn send(
         &self,
         verb: Verb<'_>,

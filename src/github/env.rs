@@ -20,6 +20,8 @@ pub(crate) struct GithubEnv {
     pub(crate) git_ref: Option<String>,
     /// `owner/name`.
     pub(crate) repository: Option<String>,
+    /// The event's name and the path of its payload: read as the event, once, by
+    /// `event::WorkflowEvent::from_env`, and nowhere else.
     pub(crate) event_name: Option<String>,
     pub(crate) event_path: Option<PathBuf>,
     pub(crate) output: Option<PathBuf>,
@@ -51,15 +53,6 @@ impl GithubEnv {
         }
     }
 
-    /// A `pull_request` (or `pull_request_target`) event: the one where `scope` defaults to
-    /// `changed`.
-    pub(crate) fn is_pull_request(&self) -> bool {
-        matches!(
-            self.event_name.as_deref(),
-            Some("pull_request" | "pull_request_target")
-        )
-    }
-
     /// `(owner, name)` of `GITHUB_REPOSITORY`.
     pub(crate) fn owner_repo(&self) -> Option<(&str, &str)> {
         let (o, r) = self.repository.as_deref()?.split_once('/')?;
@@ -83,6 +76,7 @@ pub(crate) fn input(get: &impl Fn(&str) -> Option<String>, name: &str) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::github::event::WorkflowEvent;
     use std::collections::HashMap;
 
     fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
@@ -110,11 +104,13 @@ mod tests {
             ("GITHUB_EVENT_NAME", "pull_request"),
             ("GITHUB_API_URL", "https://ghes.example/api/v3/"),
         ]));
-        assert!(env.actions && env.is_pull_request());
+        let pull_request =
+            |e: &GithubEnv| WorkflowEvent::from_env(e) == WorkflowEvent::PullRequest(None);
+        assert!(env.actions && pull_request(&env));
         assert_eq!(env.owner_repo(), Some(("octo", "packs")));
         assert_eq!(env.api_url, "https://ghes.example/api/v3");
         let bare = GithubEnv::from_lookup(lookup(&[("GITHUB_REPOSITORY", "nope")]));
-        assert!(!bare.actions && !bare.is_pull_request());
+        assert!(!bare.actions && !pull_request(&bare));
         assert_eq!(bare.owner_repo(), None);
         assert_eq!(bare.api_url, DEFAULT_API_URL);
     }

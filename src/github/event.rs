@@ -1,6 +1,16 @@
-//! The event payload (`$GITHUB_EVENT_PATH`): what `ci` needs of a pull request.
+//! The event that started the workflow: `GITHUB_EVENT_NAME` and its payload (the file
+//! `$GITHUB_EVENT_PATH` names), read and parsed once into a [`WorkflowEvent`] that answers what
+//! the steps of `ci` ask of it (docs/action.md, "Events"). Every answer is an exhaustive match
+//! (no `_` arm), so a new event's variant fails to compile until each question has its answer
+//! (docs/architecture.md, "A new event").
+//!
+//! The name says which part of the payload is read. A payload that cannot be read or parsed,
+//! or lacks the part its name promises, leaves that part absent: the steps then say what they
+//! said of any event without it.
 
 use serde_json::Value;
+
+use super::env::GithubEnv;
 
 /// The pull request an event is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,25 +43,224 @@ impl PullRequest {
     }
 }
 
+/// A merge group's two commits: the changes are those between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MergeGroup {
+    /// `merge_group.base_sha`.
+    pub(crate) base_sha: String,
+    /// `merge_group.head_sha`.
+    pub(crate) head_sha: String,
+}
+
+/// The event of this run, by `GITHUB_EVENT_NAME`, with what its payload holds that `ci` uses
+/// (`None`: the payload did not say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum WorkflowEvent {
+    /// `pull_request`: `GITHUB_SHA` is the pull request's merge commit.
+    PullRequest(Option<PullRequest>),
+    /// `pull_request_target`: `GITHUB_SHA` and `GITHUB_REF` name the base branch.
+    PullRequestTarget(Option<PullRequest>),
+    MergeGroup(Option<MergeGroup>),
+    /// `push`, with the payload's `repository.default_branch`.
+    Push {
+        default_branch: Option<String>,
+    },
+    /// `schedule`: GitHub runs schedules only on the default branch.
+    Schedule {
+        default_branch: Option<String>,
+    },
+    WorkflowDispatch {
+        default_branch: Option<String>,
+    },
+    /// Any other event (or none: `ci` off GitHub), with the pull request or merge group its
+    /// payload holds (a `pull_request_review`'s, say).
+    Other {
+        pull_request: Option<PullRequest>,
+        merge_group: Option<MergeGroup>,
+    },
+}
+
+/// What a run's changes can be known from (`scope: changed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Changes<'a> {
+    /// The pull request's files.
+    PullRequest(&'a PullRequest),
+    /// The compare between the group's base and head.
+    MergeGroup(&'a MergeGroup),
+    /// Nothing in the event says what changed.
+    Unknown,
+}
+
+impl WorkflowEvent {
+    /// The event of the environment: its name, and the payload file read once.
+    pub(crate) fn from_env(gh: &GithubEnv) -> WorkflowEvent {
+        let payload = gh
+            .event_path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        WorkflowEvent::parse(gh.event_name.as_deref(), payload.as_deref())
+    }
+
+    /// The event named `name` with `payload` (its JSON text, when it could be read).
+    pub(crate) fn parse(name: Option<&str>, payload: Option<&str>) -> WorkflowEvent {
+        let v: Option<Value> = payload.and_then(|p| serde_json::from_str(p).ok());
+        let v = v.as_ref();
+        let pull_request = || v.and_then(pull_request);
+        let default_branch = || v.and_then(default_branch);
+        match name {
+            Some("pull_request") => WorkflowEvent::PullRequest(pull_request()),
+            Some("pull_request_target") => WorkflowEvent::PullRequestTarget(pull_request()),
+            Some("merge_group") => WorkflowEvent::MergeGroup(v.and_then(merge_group)),
+            Some("push") => WorkflowEvent::Push {
+                default_branch: default_branch(),
+            },
+            Some("schedule") => WorkflowEvent::Schedule {
+                default_branch: default_branch(),
+            },
+            Some("workflow_dispatch") => WorkflowEvent::WorkflowDispatch {
+                default_branch: default_branch(),
+            },
+            _ => WorkflowEvent::Other {
+                pull_request: pull_request(),
+                merge_group: v.and_then(merge_group),
+            },
+        }
+    }
+
+    /// Whether `scope` defaults to `changed`: the events whose changes are known, a pull
+    /// request's files or a merge group's compare (whatever the payload holds).
+    pub(crate) fn scope_defaults_to_changed(&self) -> bool {
+        match self {
+            WorkflowEvent::PullRequest(_)
+            | WorkflowEvent::PullRequestTarget(_)
+            | WorkflowEvent::MergeGroup(_) => true,
+            WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. }
+            | WorkflowEvent::Other { .. } => false,
+        }
+    }
+
+    /// Where `scope: changed` learns the changes.
+    pub(crate) fn changes(&self) -> Changes<'_> {
+        match self {
+            WorkflowEvent::PullRequest(pr) | WorkflowEvent::PullRequestTarget(pr) => {
+                pr.as_ref().map_or(Changes::Unknown, Changes::PullRequest)
+            }
+            WorkflowEvent::MergeGroup(g) => {
+                g.as_ref().map_or(Changes::Unknown, Changes::MergeGroup)
+            }
+            WorkflowEvent::Other {
+                pull_request,
+                merge_group,
+            } => match (merge_group, pull_request) {
+                (Some(g), _) => Changes::MergeGroup(g),
+                (None, Some(pr)) => Changes::PullRequest(pr),
+                (None, None) => Changes::Unknown,
+            },
+            WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. } => Changes::Unknown,
+        }
+    }
+
+    /// The pull request this run is of (`pull_request`, `pull_request_target`): its results
+    /// belong to one of its refs (the ref results belong to), and its check run to its head.
+    pub(crate) fn pull_request(&self) -> Option<&PullRequest> {
+        match self {
+            WorkflowEvent::PullRequest(pr) | WorkflowEvent::PullRequestTarget(pr) => pr.as_ref(),
+            WorkflowEvent::MergeGroup(_)
+            | WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. }
+            | WorkflowEvent::Other { .. } => None,
+        }
+    }
+
+    /// Why this run's token is read-only: a `pull_request` run of a fork's or Dependabot's
+    /// pull request (`pull_request_target` runs with the base repository's token).
+    pub(crate) fn read_only(&self) -> Option<&'static str> {
+        match self {
+            WorkflowEvent::PullRequest(pr) => pr.as_ref().and_then(PullRequest::read_only),
+            WorkflowEvent::PullRequestTarget(_)
+            | WorkflowEvent::MergeGroup(_)
+            | WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. }
+            | WorkflowEvent::Other { .. } => None,
+        }
+    }
+
+    /// Whether the payload's pull request comes from a fork (what a refused upload says).
+    pub(crate) fn comes_from_fork(&self) -> bool {
+        match self {
+            WorkflowEvent::PullRequest(pr)
+            | WorkflowEvent::PullRequestTarget(pr)
+            | WorkflowEvent::Other {
+                pull_request: pr, ..
+            } => pr.as_ref().is_some_and(|p| p.from_fork),
+            WorkflowEvent::MergeGroup(_)
+            | WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. } => false,
+        }
+    }
+
+    /// Where the base is: `true` when `GITHUB_SHA` and `GITHUB_REF` name the base branch, not
+    /// the pull request (`pull_request_target`), so `actions/checkout` checks out the base.
+    pub(crate) fn github_sha_is_base(&self) -> bool {
+        match self {
+            WorkflowEvent::PullRequestTarget(_) => true,
+            WorkflowEvent::PullRequest(_)
+            | WorkflowEvent::MergeGroup(_)
+            | WorkflowEvent::Push { .. }
+            | WorkflowEvent::Schedule { .. }
+            | WorkflowEvent::WorkflowDispatch { .. }
+            | WorkflowEvent::Other { .. } => false,
+        }
+    }
+
+    /// Whether alert dismissal may run on `git_ref`: a run of a branch (`push`, `schedule`,
+    /// `workflow_dispatch`, never a pull request or a merge group: a dismissal holds for the
+    /// whole repository) whose ref is the default branch, as the payload's
+    /// `repository.default_branch` says; a scheduled run whose payload does not say runs on the
+    /// default branch (GitHub runs schedules only there).
+    pub(crate) fn may_dismiss_on(&self, git_ref: &str) -> bool {
+        let (default_branch, scheduled) = match self {
+            WorkflowEvent::Push { default_branch }
+            | WorkflowEvent::WorkflowDispatch { default_branch } => (default_branch, false),
+            WorkflowEvent::Schedule { default_branch } => (default_branch, true),
+            WorkflowEvent::PullRequest(_)
+            | WorkflowEvent::PullRequestTarget(_)
+            | WorkflowEvent::MergeGroup(_)
+            | WorkflowEvent::Other { .. } => return false,
+        };
+        match default_branch {
+            Some(branch) => git_ref == format!("refs/heads/{branch}"),
+            None => scheduled && git_ref.starts_with("refs/heads/"),
+        }
+    }
+}
+
 /// `repository.default_branch` of an event payload (push, workflow_dispatch and most others
 /// carry it).
-pub(crate) fn default_branch(payload: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(payload).ok()?;
+fn default_branch(v: &Value) -> Option<String> {
     let branch = v.get("repository")?.get("default_branch")?.as_str()?.trim();
     (!branch.is_empty()).then(|| branch.to_string())
 }
 
-/// A merge group's `(base_sha, head_sha)` from a `merge_group` event payload.
-pub(crate) fn merge_group(payload: &str) -> Option<(String, String)> {
-    let v: Value = serde_json::from_str(payload).ok()?;
+/// A merge group's commits from a `merge_group` event payload.
+fn merge_group(v: &Value) -> Option<MergeGroup> {
     let g = v.get("merge_group")?;
     let sha = |k: &str| g.get(k).and_then(Value::as_str).map(str::to_string);
-    Some((sha("base_sha")?, sha("head_sha")?))
+    Some(MergeGroup {
+        base_sha: sha("base_sha")?,
+        head_sha: sha("head_sha")?,
+    })
 }
 
-/// Reads the pull request from an event payload; `None` when it is not about one.
-pub(crate) fn pull_request(payload: &str) -> Option<PullRequest> {
-    let v: Value = serde_json::from_str(payload).ok()?;
+/// The pull request of an event payload; `None` when it is not about one.
+fn pull_request(v: &Value) -> Option<PullRequest> {
     let pr = v.get("pull_request")?;
     let number = pr
         .get("number")
@@ -92,50 +301,4 @@ pub(crate) fn pull_request(payload: &str) -> Option<PullRequest> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_a_pull_request() {
-        let p = r#"{"number": 7, "pull_request": {"number": 7, "changed_files": 3,
-            "merge_commit_sha": "CCCC",
-            "head": {"sha": "aaaa", "repo": {"full_name": "someone/packs", "fork": true}},
-            "base": {"repo": {"full_name": "octo/packs"}}}}"#;
-        assert_eq!(
-            pull_request(p),
-            Some(PullRequest {
-                number: 7,
-                changed_files: Some(3),
-                from_fork: true,
-                head_sha: Some("aaaa".into()),
-                merge_sha: Some("cccc".into()),
-                author: None,
-            })
-        );
-        let same = r#"{"pull_request": {"number": 8,
-            "head": {"repo": {"full_name": "octo/packs"}}, "base": {"repo": {"full_name": "octo/packs"}}}}"#;
-        assert_eq!(
-            pull_request(same).map(|p| (p.number, p.from_fork)),
-            Some((8, false))
-        );
-    }
-
-    #[test]
-    fn reads_the_default_branch() {
-        let push = r#"{"ref": "refs/heads/main", "repository": {"default_branch": "main"}}"#;
-        assert_eq!(default_branch(push).as_deref(), Some("main"));
-        assert_eq!(default_branch(r#"{"schedule": "17 3 * * *"}"#), None);
-        assert_eq!(
-            default_branch(r#"{"repository": {"default_branch": ""}}"#),
-            None
-        );
-        assert_eq!(default_branch("not json"), None);
-    }
-
-    #[test]
-    fn other_events_and_garbage_are_none() {
-        assert_eq!(pull_request(r#"{"ref": "refs/heads/main"}"#), None);
-        assert_eq!(pull_request("not json"), None);
-        assert_eq!(pull_request(r#"{"pull_request": {"number": "x"}}"#), None);
-    }
-}
+mod tests;

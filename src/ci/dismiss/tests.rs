@@ -11,7 +11,14 @@ fn settings(inputs: &[(&str, &str)]) -> Settings {
         upload_wait: 5,
         ..Flags::default()
     };
-    Settings::resolve(flags, &|k: &str| map.get(k).cloned(), &GithubEnv::default()).unwrap()
+    let none = WorkflowEvent::parse(None, None);
+    Settings::resolve(
+        flags,
+        &|k: &str| map.get(k).cloned(),
+        &GithubEnv::default(),
+        &none,
+    )
+    .unwrap()
 }
 
 /// A run of `event` on `git_ref`, its payload naming `main` the default branch (or nothing).
@@ -33,6 +40,11 @@ fn github(event: &str, git_ref: &str, default: Option<&str>) -> (GithubEnv, temp
     (gh, dir)
 }
 
+/// The decision on the event `gh` names, read as the run reads it.
+fn decide_on(s: &Settings, gh: &GithubEnv, up: &Uploaded) -> Decision {
+    decide(s, gh, &WorkflowEvent::from_env(gh), up)
+}
+
 fn uploaded(git_ref: &str, processed: bool) -> Uploaded {
     Uploaded {
         uploaded: true,
@@ -51,13 +63,17 @@ fn only_processed_runs_of_the_default_branch_dismiss() {
     let up = uploaded(MAIN, true);
     for event in ["push", "schedule", "workflow_dispatch"] {
         let (gh, _d) = github(event, MAIN, Some("main"));
-        assert_eq!(decide(&s, &gh, &up), Decision::Go(MAIN.into()), "{event}");
+        assert_eq!(
+            decide_on(&s, &gh, &up),
+            Decision::Go(MAIN.into()),
+            "{event}"
+        );
     }
     // A schedule's payload need not name the branch: GitHub runs it on the default one.
     let (gh, _d) = github("schedule", MAIN, None);
-    assert_eq!(decide(&s, &gh, &up), Decision::Go(MAIN.into()));
+    assert_eq!(decide_on(&s, &gh, &up), Decision::Go(MAIN.into()));
     let (gh, _d) = github("push", MAIN, None);
-    assert_eq!(decide(&s, &gh, &up), Decision::Skip, "a push must say");
+    assert_eq!(decide_on(&s, &gh, &up), Decision::Skip, "a push must say");
     for event in [
         "pull_request",
         "pull_request_target",
@@ -65,20 +81,28 @@ fn only_processed_runs_of_the_default_branch_dismiss() {
         "release",
     ] {
         let (gh, _d) = github(event, MAIN, Some("main"));
-        assert_eq!(decide(&s, &gh, &up), Decision::Skip, "{event}");
+        assert_eq!(decide_on(&s, &gh, &up), Decision::Skip, "{event}");
     }
     let (gh, _d) = github("push", "refs/heads/feature", Some("main"));
     let feature = uploaded("refs/heads/feature", true);
-    assert_eq!(decide(&s, &gh, &feature), Decision::Skip, "another branch");
+    assert_eq!(
+        decide_on(&s, &gh, &feature),
+        Decision::Skip,
+        "another branch"
+    );
     let (gh, _d) = github("push", MAIN, Some("main"));
     let elsewhere = uploaded("refs/heads/release", true);
-    assert_eq!(decide(&s, &gh, &elsewhere), Decision::Skip, "the ref input");
+    assert_eq!(
+        decide_on(&s, &gh, &elsewhere),
+        Decision::Skip,
+        "the ref input"
+    );
     let off = settings(&[("INPUT_DISMISS-ALLOWED", "false")]);
-    assert_eq!(decide(&off, &gh, &up), Decision::Skip);
+    assert_eq!(decide_on(&off, &gh, &up), Decision::Skip);
     let no_upload = settings(&[("INPUT_UPLOAD", "false")]);
-    assert_eq!(decide(&no_upload, &gh, &up), Decision::Skip);
-    assert_eq!(decide(&s, &gh, &Uploaded::default()), Decision::Skip);
-    match decide(&s, &gh, &uploaded(MAIN, false)) {
+    assert_eq!(decide_on(&no_upload, &gh, &up), Decision::Skip);
+    assert_eq!(decide_on(&s, &gh, &Uploaded::default()), Decision::Skip);
+    match decide_on(&s, &gh, &uploaded(MAIN, false)) {
         Decision::Wait(msg) => assert!(msg.contains("not finished processing SARIF 47177e22")),
         other => panic!("{other:?}"),
     }
