@@ -128,6 +128,7 @@ fn sarif_results_carry_the_hint_and_the_fix() {
             .iter()
             .find(|r| {
                 r["ruleId"] == rule
+                    && !r["message"]["text"].as_str().unwrap().starts_with("U+FEFF")
                     && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
                         .as_str()
                         .unwrap()
