@@ -30,6 +30,9 @@ pub(crate) enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output.
     Manpage,
+    /// Print the JSON Schema of a TOML document (pack, pass, case, hippo-packs), for an
+    /// editor's TOML support; docs/schemas/ holds the same files.
+    Schema(SchemaArgs),
     /// The GitHub Action's entry point: find, check and test every pack of a registry.
     Ci(super::ci_args::CiArgs),
     /// The stand-in model and reviewer (reads a prompt on standard input).
@@ -195,4 +198,25 @@ pub(crate) enum RulesFormat {
     Text,
     /// A JSON list of the rules (one object for one rule).
     Json,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SchemaArgs {
+    /// The document: `pack` (pack.toml), `pass` (passes/<name>.toml), `case`
+    /// (tests/<case>/case.toml) or `hippo-packs` (.hippo-packs.toml).
+    #[arg(value_enum)]
+    pub(crate) document: SchemaDocument,
+}
+
+/// The documents `schema` describes.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SchemaDocument {
+    /// pack.toml.
+    Pack,
+    /// A pass file, passes/<name>.toml.
+    Pass,
+    /// A fixture case, tests/<case>/case.toml.
+    Case,
+    /// A registry's .hippo-packs.toml.
+    HippoPacks,
 }

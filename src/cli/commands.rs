@@ -32,6 +32,18 @@ pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             print(&super::shell::completions(a.shell))?;
             Ok(EXIT_OK)
         }
+        Command::Schema(a) => {
+            use super::args::SchemaDocument as S;
+            use report::schemas::Document as D;
+            let doc = match a.document {
+                S::Pack => D::Pack,
+                S::Pass => D::Pass,
+                S::Case => D::Case,
+                S::HippoPacks => D::Config,
+            };
+            print(&report::schemas::render(doc))?;
+            Ok(EXIT_OK)
+        }
         Command::Manpage => {
             print(&super::shell::manual()?)?;
             Ok(EXIT_OK)

@@ -385,3 +385,15 @@ fn located(v: &Value<'_, '_>) -> Vec<Located> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// case.toml's tables, the top level first, each by its dotted name, for its JSON Schema
+/// (`report::schemas`).
+pub(crate) fn key_shapes() -> Vec<(&'static str, Vec<crate::model::schema::KeyShape>)> {
+    vec![
+        TOP.shape(),
+        SESSION.shape(),
+        MODEL.shape(),
+        EXPECT.shape(),
+        NOTE.shape(),
+    ]
+}

@@ -159,3 +159,8 @@ fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
     };
     Some((authors_problem(list)?, help::authors(list.len())))
 }
+
+/// pack.toml's one table, for its JSON Schema (`report::schemas`).
+pub(crate) fn key_shapes() -> Vec<(&'static str, Vec<crate::model::schema::KeyShape>)> {
+    vec![KEYS.shape()]
+}
