@@ -127,7 +127,8 @@ fn every_toml_of_the_packs_answers_to_its_schema_as_check_does() {
             valid += 1;
             continue;
         }
-        let pack = pack_of(&p);
+        // A document in no pack (a fixture that lacks its pack.toml) has no check to agree with.
+        let Some(pack) = pack_of(&p) else { continue };
         let rel = p.strip_prefix(&pack).unwrap().display().to_string();
         let ids = findings(&pack, &rel);
         let key_finding = ids.iter().any(|id| {
@@ -158,11 +159,11 @@ fn every_toml_of_the_packs_answers_to_its_schema_as_check_does() {
     );
 }
 
-/// The pack folder holding a document: the folder of its pack.toml above it.
-fn pack_of(p: &Path) -> PathBuf {
-    let mut d = p.parent().unwrap();
+/// The pack folder holding a document: the folder of its pack.toml above it, if any.
+fn pack_of(p: &Path) -> Option<PathBuf> {
+    let mut d = p.parent()?;
     while !d.join("pack.toml").is_file() {
-        d = d.parent().unwrap();
+        d = d.parent()?;
     }
-    d.to_path_buf()
+    Some(d.to_path_buf())
 }

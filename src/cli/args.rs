@@ -115,7 +115,7 @@ pub(crate) struct CheckArgs {
     /// ignored.
     #[arg(long, value_name = "RULE", value_delimiter = ',')]
     pub(crate) ignore: Vec<String>,
-    /// Print the findings only: no `skipped` or `ok` lines, no summary, no hints.
+    /// Print the findings only: no `skipped` or `ok` lines, no summary.
     #[arg(short, long)]
     pub(crate) quiet: bool,
     /// Print how many findings each rule has (`[*]`: `--fix` mends them) instead of the

@@ -72,7 +72,9 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         Ok(s) => s,
         Err(line) => return usage(&line),
     };
-    let mut config = match super::config::load(&a.output, &a.dirs) {
+    let targets = super::targets::expand(&a.dirs);
+    let dirs = &targets.dirs;
+    let mut config = match super::config::load(&a.output, dirs) {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
@@ -80,7 +82,7 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     if a.diff || a.fix {
         // The fixes read the allowances from their own copy, so that the report's count of
         // what each allowance took is the report's alone.
-        let mut packs = crate::fix::plan_all(&a.dirs, config.clone());
+        let mut packs = crate::fix::plan_all(dirs, config.clone());
         if a.diff {
             let diff = report::fixes::diff(&packs, sink.is_stdout() && terminal());
             sink.print(&diff)?;
@@ -105,8 +107,10 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     let unused = if streamed {
         // The text report streams: each pack is printed as soon as it and the packs before
         // it are checked, and only its verdict is kept.
-        let mut result = Ok(());
-        crate::check::check_each(&a.dirs, |mut r| {
+        let (mut result, mut i) = (Ok(()), 0);
+        crate::check::check_each(dirs, |mut r| {
+            targets.keep_named(i, &mut r);
+            i += 1;
             selection.apply(&mut r);
             if let Some(c) = config.as_mut() {
                 c.apply(&mut r);
@@ -122,8 +126,9 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         sink.print(&report::text::extra(&unused))?;
         unused
     } else {
-        let mut reports = crate::fix::check_all_suggested(&a.dirs);
-        for r in &mut reports {
+        let mut reports = crate::fix::check_all_suggested(dirs);
+        for (i, r) in reports.iter_mut().enumerate() {
+            targets.keep_named(i, r);
             selection.apply(r);
             if let Some(c) = config.as_mut() {
                 c.apply(r);
@@ -148,9 +153,6 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     sink.finish()?;
     let (mut failed, failed_without_warnings, warnings) = tally;
     failed |= a.deny_warnings && !unused.is_empty();
-    if !a.quiet {
-        super::hints::packs_folders(&a.dirs);
-    }
     if failed && !failed_without_warnings {
         super::hints::deny_warnings(warnings + unused.len());
     }

@@ -14,6 +14,7 @@ mod select;
 mod shell;
 mod sink;
 mod stub_model;
+mod targets;
 
 pub(crate) use args::Cli;
 pub use exit::EXIT_INTERNAL;

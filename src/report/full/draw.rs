@@ -14,7 +14,8 @@ use crate::report::located;
 /// Draws the findings of a run; says once per file that it has CRLF line endings.
 pub(super) struct Draw {
     pub(crate) renderer: Renderer,
-    /// The files (as shown) whose CRLF note has been given.
+    /// The files (as shown) already looked at for CRLF line endings (each file's text is
+    /// searched once, and the note given once).
     crlf_noted: Vec<String>,
     /// The secrets of the last file drawn (its folder, its path, the spans and masked texts):
     /// a file's findings follow each other, so they are gathered once for all of them.
@@ -77,7 +78,11 @@ impl Draw {
         source: Option<&str>,
     ) -> (Vec<Element<'static>>, Vec<usize>) {
         let Some(file) = &d.file else {
-            return (Vec::new(), Vec::new());
+            // A folder that cannot be read: named as given, so the run says which.
+            let unreadable = d.rule.id == crate::rules::layout::UNREADABLE.id;
+            let folder = d.subject.as_deref().filter(|_| unreadable);
+            let origin = folder.map(|f| Origin::path(escape::line(f).into_owned()).into());
+            return (origin.into_iter().collect(), Vec::new());
         };
         let path = escape::line(&located::typed_path(r, file)).into_owned();
         let (Some(span), Some(src)) = (d.span, source) else {
@@ -130,8 +135,10 @@ impl Draw {
                     .into(),
             );
         }
-        if excerpt::has_crlf(src) && !self.crlf_noted.contains(&path) {
-            out.push(Level::NOTE.message(CRLF_NOTE).into());
+        if !self.crlf_noted.contains(&path) {
+            if excerpt::has_crlf(src) {
+                out.push(Level::NOTE.message(CRLF_NOTE).into());
+            }
             self.crlf_noted.push(path);
         }
         (out, columns)
