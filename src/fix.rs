@@ -78,7 +78,7 @@ pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
     parallel_map(dirs, |_, d| {
         let (mut report, loaded) = check_dir(d, prefix_for(d, several));
         if let Some(l) = loaded {
-            suggest(&l.pack, &mut report.diagnostics);
+            suggest(&l.pack, &mut report.diagnostics, &plan_file);
         }
         report
     })

@@ -82,19 +82,9 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     if a.diff || a.fix {
         // The fixes read the allowances from their own copy, so that the report's count of
         // what each allowance took is the report's alone.
-        let mut packs = crate::fix::plan_all(dirs, config.clone());
-        if a.diff {
-            let diff = report::fixes::diff(&packs, sink.is_stdout() && terminal());
-            sink.print(&diff)?;
-            sink.finish()?;
-            return Ok(if diff.is_empty() {
-                EXIT_OK
-            } else {
-                EXIT_FINDINGS
-            });
+        if let Some(code) = fixes(&a, dirs, config.clone(), &mut sink)? {
+            return Ok(code);
         }
-        packs.iter_mut().for_each(crate::fix::write);
-        eprint!("{}", report::fixes::fixed(&packs));
     }
     // (fails with --deny-warnings, fails without, warnings)
     let mut tally = (false, false, 0);
@@ -136,18 +126,7 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         }
         reports.iter().for_each(&mut count);
         let unused = unused_allowances(config.as_ref(), false);
-        if a.statistics {
-            sink.print(&match a.output.format {
-                Format::Json => report::statistics::json(&reports),
-                _ => report::statistics::text(&reports),
-            })?;
-        } else {
-            let view = View {
-                mode: Mode::Check,
-                quiet: a.quiet,
-            };
-            emit(&reports, view, &a.output, None, &unused, &mut sink)?;
-        }
+        print_checked(&a, &reports, &unused, &mut sink)?;
         unused
     };
     sink.finish()?;
@@ -157,6 +136,51 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         super::hints::deny_warnings(warnings + unused.len());
     }
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// `check`'s report in the format asked for, or its `--statistics`.
+fn print_checked(
+    a: &CheckArgs,
+    reports: &[PackReport],
+    unused: &[crate::core::Diagnostic],
+    sink: &mut Sink,
+) -> anyhow::Result<()> {
+    if a.statistics {
+        return sink.print(&match a.output.format {
+            Format::Json => report::statistics::json(reports),
+            _ => report::statistics::text(reports),
+        });
+    }
+    let view = View {
+        mode: Mode::Check,
+        quiet: a.quiet,
+    };
+    emit(reports, view, &a.output, None, unused, sink)
+}
+
+/// `--fix` (the fixes made, named on standard error; `None`: go on and check) or `--diff` (the
+/// diff printed; its exit code).
+fn fixes(
+    a: &CheckArgs,
+    dirs: &[String],
+    config: Option<crate::allow::Config>,
+    sink: &mut Sink,
+) -> anyhow::Result<Option<i32>> {
+    let mut packs = crate::fix::plan_all(dirs, config);
+    if !a.diff {
+        packs.iter_mut().for_each(crate::fix::write);
+        eprint!("{}", report::fixes::fixed(&packs));
+        return Ok(None);
+    }
+    let diff = report::fixes::diff(&packs, sink.is_stdout() && terminal());
+    sink.print(&diff)?;
+    let sink = std::mem::replace(sink, Sink::Stdout);
+    sink.finish()?;
+    Ok(Some(if diff.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    }))
 }
 
 /// The text report without its `skipped` and `ok` lines (`--quiet`): a line a pack's text

@@ -6,12 +6,16 @@
 
 use super::edit::{Fix, What};
 use crate::core::{Diagnostic, LineIndex, SuggestedEdit, Suggestion};
-use crate::pack::Pack;
+use crate::pack::{Pack, PackFile};
+
+/// The planner's fixes of one file from its own findings.
+pub(crate) type Planner<'a> = &'a dyn Fn(&PackFile, &[&Diagnostic]) -> Vec<Fix>;
 use crate::rules::prompt::CLOSING_INSTRUCTION_MISSING;
 
 /// Gives each finding of `findings` that the first round of `--fix` mends its
-/// [`Suggestion`]. `findings` are the pack's, as `rules::run` returned them.
-pub(crate) fn suggest(pack: &Pack, findings: &mut [Diagnostic]) {
+/// [`Suggestion`]. `findings` are the pack's, as `rules::run` returned them; `plan` is the
+/// planner's fixes of one file from its findings (`fix::plan_file`).
+pub(crate) fn suggest(pack: &Pack, findings: &mut [Diagnostic], plan: Planner<'_>) {
     for f in pack.files() {
         let own: Vec<usize> = (0..findings.len())
             .filter(|&i| findings[i].file.as_deref() == Some(f.path.as_str()))
@@ -20,7 +24,7 @@ pub(crate) fn suggest(pack: &Pack, findings: &mut [Diagnostic]) {
             continue;
         }
         let refs: Vec<&Diagnostic> = own.iter().map(|&i| &findings[i]).collect();
-        let fixes = super::plan_file(f, &refs);
+        let fixes = plan(f, &refs);
         let index = LineIndex::new(&f.bytes);
         let mut spans: Vec<(usize, usize, usize)> = own
             .iter()
@@ -138,7 +142,7 @@ mod tests {
     fn suggested(files: &[(&str, &str)]) -> Vec<Diagnostic> {
         let pack = testing::text_pack(PackKind::Pass, files);
         let mut found = crate::rules::run(&pack).diagnostics;
-        suggest(&pack, &mut found);
+        suggest(&pack, &mut found, &crate::fix::plan_file);
         found
     }
 

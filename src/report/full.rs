@@ -30,19 +30,7 @@ pub(crate) fn render(
 ) -> String {
     let mut draw = draw::Draw::new();
     let mut out = String::new();
-    // The findings of a file follow each other: its text is read once for all of them.
-    type Cached = Option<(String, String, Option<std::rc::Rc<str>>)>;
-    let mut cached: Cached = None;
-    let mut source = |r: &PackReport, f: &str| -> Option<std::rc::Rc<str>> {
-        match &cached {
-            Some((dir, file, text)) if *dir == r.dir && file == f => text.clone(),
-            _ => {
-                let text: Option<std::rc::Rc<str>> = sources(r, f).map(Into::into);
-                cached = Some((r.dir.clone(), f.to_string(), text.clone()));
-                text
-            }
-        }
-    };
+    let mut source = LastSource::new(sources);
     let (mut errors, mut warnings, mut passed, mut failed) = (0, 0, 0, 0);
     for r in reports {
         if mode == Mode::Check && !quiet {
@@ -53,22 +41,9 @@ pub(crate) fn render(
                 ));
             }
         }
-        for d in &r.diagnostics {
-            if mode == Mode::Test && d.severity == Severity::Warning {
-                continue;
-            }
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-            }
-            let src = d.file.as_deref().and_then(|f| source(r, f));
-            out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
-            out.push_str("\n\n");
-        }
-        if r.errors() > 0 {
-            continue;
-        }
-        if mode == Mode::Check && quiet {
+        let (e, w) = findings(&mut out, &mut draw, &mut source, r, mode);
+        (errors, warnings) = (errors + e, warnings + w);
+        if r.errors() > 0 || (mode == Mode::Check && quiet) {
             continue;
         }
         if mode == Mode::Check {
@@ -117,6 +92,57 @@ pub(crate) fn render(
         out.push('\n');
     }
     out
+}
+
+/// The pack's findings drawn (`test`: its errors only); how many errors and warnings.
+fn findings(
+    out: &mut String,
+    draw: &mut draw::Draw,
+    source: &mut LastSource<'_, '_>,
+    r: &PackReport,
+    mode: Mode,
+) -> (usize, usize) {
+    let (mut errors, mut warnings) = (0, 0);
+    for d in &r.diagnostics {
+        if mode == Mode::Test && d.severity == Severity::Warning {
+            continue;
+        }
+        match d.severity {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+        }
+        let src = d.file.as_deref().and_then(|f| source.get(r, f));
+        out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
+        out.push_str("\n\n");
+    }
+    (errors, warnings)
+}
+
+/// The text of the last file asked for: the findings of a file follow each other, so its text
+/// is read once for all of them.
+struct LastSource<'s, 'a> {
+    sources: &'s Sources<'a>,
+    last: Option<(String, String, Option<std::rc::Rc<str>>)>,
+}
+
+impl<'s, 'a> LastSource<'s, 'a> {
+    fn new(sources: &'s Sources<'a>) -> Self {
+        LastSource {
+            sources,
+            last: None,
+        }
+    }
+
+    fn get(&mut self, r: &PackReport, f: &str) -> Option<std::rc::Rc<str>> {
+        match &self.last {
+            Some((dir, file, text)) if *dir == r.dir && file == f => text.clone(),
+            _ => {
+                let text: Option<std::rc::Rc<str>> = (self.sources)(r, f).map(Into::into);
+                self.last = Some((r.dir.clone(), f.to_string(), text.clone()));
+                text
+            }
+        }
+    }
 }
 
 /// One case: `ok <pack>/<case>`, or `FAIL <pack>/<case>`, its cause (`cause: ...`, when one

@@ -47,6 +47,26 @@ fn ahead(src: &str, at: usize, ceiling: usize, n: usize) -> usize {
         .map_or(ceiling, |(i, _)| at + i)
 }
 
+/// The span on character boundaries, and the whole lines it covers (`first..last`, the last
+/// line feed left out): `(start, end, first, last)`.
+fn lines_of(src: &str, start: usize, end: usize) -> (usize, usize, usize, usize) {
+    let floor = |mut i: usize| {
+        while !src.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (start, end) = (floor(start), floor(end.max(start)));
+    let first = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    let stop = if end > start && src[..end].ends_with('\n') {
+        end - 1
+    } else {
+        end
+    };
+    let last = src[stop..].find('\n').map_or(src.len(), |i| stop + i);
+    (start, end, first, last)
+}
+
 /// Whether `from..to` holds more than [`LINE_MAX`] characters (reads at most that many).
 fn long(src: &str, from: usize, to: usize) -> bool {
     src[from..to].chars().nth(LINE_MAX).is_some()
@@ -79,20 +99,7 @@ fn window(src: &str, first: usize, last: usize, start: usize, end: usize) -> (us
 impl Excerpt {
     /// `masks`: spans of `src` shown as their masked text (secrets), in order, not overlapping.
     pub(crate) fn new(src: &str, start: usize, end: usize, masks: &[(Span, &str)]) -> Excerpt {
-        let floor = |mut i: usize| {
-            while !src.is_char_boundary(i) {
-                i -= 1;
-            }
-            i
-        };
-        let (start, end) = (floor(start), floor(end.max(start)));
-        let first = src[..start].rfind('\n').map_or(0, |i| i + 1);
-        let stop = if end > start && src[..end].ends_with('\n') {
-            end - 1
-        } else {
-            end
-        };
-        let last = src[stop..].find('\n').map_or(src.len(), |i| stop + i);
+        let (start, end, first, last) = lines_of(src, start, end);
         let (lo, hi, end) = window(src, first, last, start, end);
         let mut text = String::with_capacity(hi - lo + 16);
         if lo > first {
