@@ -30,11 +30,11 @@ pub(crate) fn expand(args: &[String]) -> Targets {
         } else if path.is_dir() && !path.join("pack.toml").exists() {
             let root = arg.trim_end_matches('/');
             let root = if root.is_empty() { "/" } else { root };
-            if let Ok(found) = crate::ci::discover(root) {
-                if !found.packs.is_empty() {
-                    found.packs.into_iter().for_each(|p| out.add(p, None));
-                    continue;
-                }
+            if let Ok(found) = crate::ci::discover(root)
+                && !found.packs.is_empty()
+            {
+                found.packs.into_iter().for_each(|p| out.add(p, None));
+                continue;
             }
         }
         out.add(arg.clone(), None);
@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(got.only, [Some(vec!["prompts/a.md".to_string()])]);
         // Controls: a pack is itself, a folder with neither is checked as given.
         let a = format!("{shown}/a");
-        assert_eq!(expand(std::slice::from_ref(&a)).dirs, [a.clone()]);
+        assert_eq!(expand(std::slice::from_ref(&a)).dirs, std::slice::from_ref(&a));
         let empty = t.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let e = empty.display().to_string();

@@ -122,7 +122,10 @@ fn candidates(
             })
         };
         if !path_ok {
-            drop("left out by note_paths".to_string());
+            drop(format!(
+                "left out by note_paths ({}); name the note so a pattern matches it, or add one that does",
+                pass.note_paths.join(", ")
+            ));
             continue;
         }
         if !notes.exists(&id) {
@@ -135,8 +138,15 @@ fn candidates(
             kept.push(id);
         } else {
             drop(match found {
-                Some(t) => format!("left out by note_types: its type is {t}"),
-                None => "left out by note_types: it has no type".to_string(),
+                Some(t) => format!(
+                    "left out by note_types ({}): its type is {t}; give it one of those types, or add {t} to note_types",
+                    pass.note_types.join(", ")
+                ),
+                None => format!(
+                    "left out by note_types ({}): it has no type; add `type: {}` front matter to the note",
+                    pass.note_types.join(", "),
+                    pass.note_types.first().map_or("", String::as_str)
+                ),
             });
         }
     }

@@ -49,7 +49,7 @@ struct RuleJson {
 }
 
 fn json(r: &'static Rule) -> RuleJson {
-    let one = RuleJson {
+    RuleJson {
         id: r.id,
         severity: severity(r),
         family: r.family(),
@@ -60,8 +60,7 @@ fn json(r: &'static Rule) -> RuleJson {
         help: r.help(),
         fix: crate::fix::fixes_of(r.id),
         reference: help_uri(r),
-    };
-    one
+    }
 }
 
 /// A rule's severity as the catalogue says it: `redaction` is an error under tests/ and a

@@ -19,8 +19,11 @@ pub(super) struct Draw {
     crlf_noted: Vec<String>,
     /// The secrets of the last file drawn (its folder, its path, the spans and masked texts):
     /// a file's findings follow each other, so they are gathered once for all of them.
-    masks: Option<(String, String, Vec<(Span, String)>)>,
+    masks: Option<(String, String, Masks)>,
 }
+
+/// A file's secrets: each span with its masked text, in file order.
+type Masks = Vec<(Span, String)>;
 
 impl Draw {
     pub(crate) fn new() -> Draw {
@@ -177,7 +180,7 @@ fn set_columns(drawn: &str, columns: &[usize]) -> String {
 }
 
 /// The secrets of `file` (its redaction finding's), each span with its masked text.
-fn masks(r: &PackReport, file: &str) -> Vec<(Span, String)> {
+fn masks(r: &PackReport, file: &str) -> Masks {
     let mut out: Vec<(Span, String)> = r
         .diagnostics
         .iter()
