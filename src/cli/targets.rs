@@ -121,7 +121,10 @@ mod tests {
         assert_eq!(got.only, [Some(vec!["prompts/a.md".to_string()])]);
         // Controls: a pack is itself, a folder with neither is checked as given.
         let a = format!("{shown}/a");
-        assert_eq!(expand(std::slice::from_ref(&a)).dirs, std::slice::from_ref(&a));
+        assert_eq!(
+            expand(std::slice::from_ref(&a)).dirs,
+            std::slice::from_ref(&a)
+        );
         let empty = t.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let e = empty.display().to_string();
