@@ -12,11 +12,23 @@ use crate::rules::{self, layout};
 pub struct Loaded {
     /// The pack as the walk read it.
     pub pack: Pack,
-    pub(crate) documents: Documents,
+    /// Its documents, parsed once before the rules, without the parses (`Documents::detach`).
+    pub(crate) documents: Documents<'static>,
 }
 
 /// Checks one folder. `prefix` is what the text output puts before its paths.
 pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
+    let (report, loaded) = check_dir_with(dir, prefix, |_, _, _| ());
+    (report, loaded.map(|(l, ())| l))
+}
+
+/// [`check_dir`], and `then` called with the report, the pack and its documents while their
+/// parses are there (what `--fix` plans from).
+pub(crate) fn check_dir_with<R>(
+    dir: &str,
+    prefix: String,
+    then: impl FnOnce(&PackReport, &Pack, &Documents<'_>) -> R,
+) -> (PackReport, Option<(Loaded, R)>) {
     let mut report = PackReport {
         dir: dir.to_string(),
         prefix,
@@ -33,18 +45,19 @@ pub fn check_dir(dir: &str, prefix: String) -> (PackReport, Option<Loaded>) {
             (report, None)
         }
         Ok(mut pack) => {
-            let checked = rules::run(&pack);
             report.kind = Some(pack.kind);
             // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
             report.skipped = std::mem::take(&mut pack.skipped);
             report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
-            report.diagnostics = checked.diagnostics;
-            let documents = checked.documents;
+            let documents = Documents::read(&pack);
+            report.diagnostics = rules::judge(&pack, &documents);
             if let Some(m) = &documents.manifest {
                 report.name = m.name.clone();
                 report.version = m.version.clone();
             }
-            (report, Some(Loaded { pack, documents }))
+            let r = then(&report, &pack, &documents);
+            let documents = documents.detach();
+            (report, Some((Loaded { pack, documents }, r)))
         }
     }
 }

@@ -18,8 +18,9 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use crate::allow::Config;
-use crate::check::{Loaded, check_dir, parallel_map, prefix_for};
+use crate::check::{Loaded, check_dir_with, parallel_map, prefix_for};
 use crate::core::{Diagnostic, LineIndex, Span};
+use crate::model::Documents;
 use crate::model::manifest::kind_of;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
@@ -76,9 +77,17 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
 pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
     let several = dirs.len() > 1;
     parallel_map(dirs, |_, d| {
-        let (mut report, loaded) = check_dir(d, prefix_for(d, several));
-        if let Some(l) = loaded {
-            suggest(&l.pack, &mut report.diagnostics, &plan_file);
+        let (mut report, loaded) =
+            check_dir_with(d, prefix_for(d, several), |report, pack, docs| {
+                // Planned from the check's own documents, while their parses are there.
+                let mut found = report.diagnostics.clone();
+                suggest(pack, &mut found, &|f, own| plan_file(f, own, docs));
+                found.into_iter().map(|d| d.fix).collect::<Vec<_>>()
+            });
+        if let Some((_, fixes)) = loaded {
+            for (d, fix) in report.diagnostics.iter_mut().zip(fixes) {
+                d.fix = fix;
+            }
         }
         report
     })
@@ -92,31 +101,64 @@ pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>
         prefix: prefix.clone(),
         files: Vec::new(),
     };
-    let (report, loaded) = check_dir(dir, prefix);
-    let Some(Loaded { mut pack, .. }) = loaded else {
+    // The first round is planned from the check's own documents, while their parses are there.
+    let (_, loaded) = check_dir_with(dir, prefix, |report, pack, docs| {
+        let findings = not_allowed(report.clone(), config);
+        plan_round(pack, docs, &findings)
+    });
+    let Some((Loaded { mut pack, .. }, mut plans)) = loaded else {
         return out;
     };
-    let mut findings = not_allowed(report, config);
     let mut history = HashMap::new();
-    for _ in 0..MAX_ROUNDS {
-        if !fix_round(&mut pack, &findings, &mut out.files, &mut history) {
+    for round in 0..MAX_ROUNDS {
+        if round > 0 {
+            // pack.toml decided the layout the walk read; when a fix changed the kind it names
+            // (a byte-order mark kept the manifest from being read), the files in memory are no
+            // longer the pack's, and the next round waits for the next run.
+            let kind = pack.file("pack.toml").map(|f| kind_of(&f.bytes));
+            if kind.is_some_and(|k| k != pack.kind) {
+                break;
+            }
+            let docs = Documents::read(&pack);
+            let report = PackReport {
+                dir: dir.to_string(),
+                diagnostics: crate::rules::judge(&pack, &docs),
+                ..PackReport::default()
+            };
+            plans = plan_round(&pack, &docs, &not_allowed(report, config));
+        }
+        if plans.is_empty() {
             break;
         }
-        // pack.toml decided the layout the walk read; when a fix changed the kind it names (a
-        // byte-order mark kept the manifest from being read), the files in memory are no longer
-        // the pack's, and the next round waits for the next run.
-        let kind = pack.file("pack.toml").map(|f| kind_of(&f.bytes));
-        if kind.is_some_and(|k| k != pack.kind) {
-            break;
-        }
-        let report = PackReport {
-            dir: dir.to_string(),
-            diagnostics: crate::rules::run(&pack).diagnostics,
-            ..PackReport::default()
-        };
-        findings = not_allowed(report, config);
+        fix_round(
+            &mut pack,
+            std::mem::take(&mut plans),
+            &mut out.files,
+            &mut history,
+        );
     }
     out
+}
+
+/// The fixes of each file of the pack (by its index), from the round's findings and documents;
+/// the files without one are left out.
+fn plan_round(
+    pack: &Pack,
+    docs: &Documents<'_>,
+    findings: &[Diagnostic],
+) -> Vec<(usize, Vec<Fix>)> {
+    let mut plans = Vec::new();
+    for (i, f) in pack.files().iter().enumerate() {
+        let own: Vec<&Diagnostic> = findings
+            .iter()
+            .filter(|d| d.file.as_deref() == Some(f.path.as_str()))
+            .collect();
+        let fixes = plan_file(f, &own, docs);
+        if !fixes.is_empty() {
+            plans.push((i, fixes));
+        }
+    }
+    plans
 }
 
 /// The report's findings once the allowances took theirs.
@@ -128,27 +170,17 @@ fn not_allowed(mut report: PackReport, config: &Mutex<Option<Config>>) -> Vec<Di
     report.diagnostics
 }
 
-/// Makes one round of fixes in the pack's files, recording each in `files` at its place in the
-/// file before the first round (`history`: the edits of each file's earlier rounds); false when
-/// there was none.
+/// Makes one round of fixes in the pack's files (`plans`: each file's, by its index),
+/// recording each in `files` at its place in the file before the first round (`history`: the
+/// edits of each file's earlier rounds).
 fn fix_round(
     pack: &mut Pack,
-    findings: &[Diagnostic],
+    plans: Vec<(usize, Vec<Fix>)>,
     files: &mut Vec<FileFix>,
     history: &mut HashMap<String, Vec<Vec<Edit>>>,
-) -> bool {
-    let mut any = false;
-    for i in 0..pack.files().len() {
+) {
+    for (i, fixes) in plans {
         let f = &pack.files()[i];
-        let own: Vec<&Diagnostic> = findings
-            .iter()
-            .filter(|d| d.file.as_deref() == Some(f.path.as_str()))
-            .collect();
-        let fixes = plan_file(f, &own);
-        if fixes.is_empty() {
-            continue;
-        }
-        any = true;
         let after = edit::apply(&f.bytes, &fixes);
         let at = match files.iter().position(|ff| ff.path == f.path) {
             Some(i) => i,
@@ -184,13 +216,12 @@ fn fix_round(
         let path = f.path.clone();
         pack.set_bytes(&path, after);
     }
-    any
 }
 
 /// The fixes of one file, from its findings (`findings`: the file's own), in the order of their
 /// place. The planners' order decides an overlap: the closing instruction, the curly quotes, the
 /// description, the hidden characters, then the line ends.
-fn plan_file(f: &PackFile, findings: &[&Diagnostic]) -> Vec<Fix> {
+fn plan_file(f: &PackFile, findings: &[&Diagnostic], docs: &Documents<'_>) -> Vec<Fix> {
     if f.in_tests() {
         return Vec::new();
     }
@@ -198,8 +229,10 @@ fn plan_file(f: &PackFile, findings: &[&Diagnostic]) -> Vec<Fix> {
         return Vec::new();
     };
     let mut fixes: Vec<Fix> = prompt::closing(text, findings).into_iter().collect();
-    fixes.extend(quotes::curly(&f.path, text));
-    fixes.extend(manifest::description(&f.path, text));
+    fixes.extend(quotes::curly(&f.path, text, docs.toml(&f.path)));
+    if let Some(Ok(doc)) = docs.toml(&f.path) {
+        fixes.extend(manifest::description(&f.path, text, doc));
+    }
     fixes.extend(chars::hidden(text, findings));
     fixes.extend(lines::crlf(text));
     edit::select(fixes, &guard(findings))

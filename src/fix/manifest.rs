@@ -2,18 +2,16 @@
 //! space at an end says nothing.
 
 use super::edit::{Edit, Fix, What};
-use crate::model::toml_spans;
+use crate::model::toml_spans::{self, DeTable, Spanned};
 
 /// A fix for each end of the description that starts or ends with white space written as is (a
 /// one-line basic or literal string; white space written as an escape is left alone). A
 /// description of white space only is not fixed: nothing would be left to describe the pack.
-pub(crate) fn description(path: &str, text: &str) -> Vec<Fix> {
+/// `doc` is pack.toml's parse (`model::Documents`).
+pub(crate) fn description(path: &str, text: &str, doc: &Spanned<DeTable<'_>>) -> Vec<Fix> {
     if path != "pack.toml" {
         return Vec::new();
     }
-    let Ok(doc) = toml_spans::parse(text) else {
-        return Vec::new();
-    };
     let Some((_, value)) = toml_spans::get(doc.get_ref(), "description") else {
         return Vec::new();
     };
@@ -53,8 +51,16 @@ mod tests {
     use super::*;
     use crate::fix::edit::apply;
 
+    /// The fixes of pack.toml's text, parsed as the pack's documents parse it.
+    fn fixes(path: &str, text: &str) -> Vec<Fix> {
+        match toml_spans::parse(text) {
+            Ok(doc) => description(path, text, &doc),
+            Err(_) => Vec::new(),
+        }
+    }
+
     fn fixed(text: &str) -> String {
-        let fixes = description("pack.toml", text);
+        let fixes = fixes("pack.toml", text);
         String::from_utf8(apply(text.as_bytes(), &fixes)).unwrap()
     }
 
@@ -66,7 +72,7 @@ mod tests {
         );
         assert_eq!(fixed("description = 'Logs. '\n"), "description = 'Logs.'\n");
         assert_eq!(
-            description("pack.toml", "description = \" Logs.\"")[0].message(),
+            fixes("pack.toml", "description = \" Logs.\"")[0].message(),
             "removed the white space at the start of the description"
         );
     }
@@ -83,6 +89,6 @@ mod tests {
             assert_eq!(fixed(text), text);
         }
         // Control: another file is not pack.toml.
-        assert!(description("passes/a.toml", "description = \" x \"").is_empty());
+        assert!(fixes("passes/a.toml", "description = \" x \"").is_empty());
     }
 }

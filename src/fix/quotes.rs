@@ -5,11 +5,21 @@
 
 use super::edit::{Edit, Fix, What, apply};
 use crate::core::Span;
+use crate::model::documents::Toml;
 use crate::model::toml_spans::{self, curly_quotes};
 
-/// One fix per curly quote of the file, or none.
-pub(crate) fn curly(path: &str, text: &str) -> Vec<Fix> {
-    if !path.ends_with(".toml") || toml_spans::parse(text).is_ok() {
+/// One fix per curly quote of the file, or none. `parsed` is the file's parse when it is one of
+/// the pack's documents (`model::Documents::toml`); another TOML file is parsed here. The
+/// straightened text is a document no one has parsed: it is parsed here, to know it would.
+pub(crate) fn curly(path: &str, text: &str, parsed: Option<&Toml<'_>>) -> Vec<Fix> {
+    if !path.ends_with(".toml") {
+        return Vec::new();
+    }
+    let parses = match parsed {
+        Some(doc) => doc.is_ok(),
+        None => toml_spans::parse(text).is_ok(),
+    };
+    if parses {
         return Vec::new();
     }
     let fixes: Vec<Fix> = curly_quotes(text.as_bytes())
@@ -41,7 +51,7 @@ mod tests {
     use super::*;
 
     fn fixed(text: &str) -> String {
-        String::from_utf8(apply(text.as_bytes(), &curly("pack.toml", text))).unwrap()
+        String::from_utf8(apply(text.as_bytes(), &curly("pack.toml", text, None))).unwrap()
     }
 
     #[test]
@@ -50,7 +60,7 @@ mod tests {
             fixed("name = \u{201C}x\u{201D}\nauthors = [\u{2018}A\u{2019}]\n"),
             "name = \"x\"\nauthors = ['A']\n"
         );
-        let fixes = curly("passes/a.toml", "a = \u{201C}x\u{201D}\n");
+        let fixes = curly("passes/a.toml", "a = \u{201C}x\u{201D}\n", None);
         assert_eq!(
             fixes[0].message(),
             "replaced U+201C LEFT DOUBLE QUOTATION MARK with \""
@@ -66,6 +76,6 @@ mod tests {
         let text = "description = \"the \u{201C}best\u{201D} log\"\n";
         assert_eq!(fixed(text), text);
         // Control: not a TOML file.
-        assert!(curly("prompts/a.md", "a = \u{201C}x\u{201D}\n").is_empty());
+        assert!(curly("prompts/a.md", "a = \u{201C}x\u{201D}\n", None).is_empty());
     }
 }

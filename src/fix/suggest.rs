@@ -142,7 +142,10 @@ mod tests {
     fn suggested(files: &[(&str, &str)]) -> Vec<Diagnostic> {
         let pack = testing::text_pack(PackKind::Pass, files);
         let mut found = crate::rules::run(&pack).diagnostics;
-        suggest(&pack, &mut found, &crate::fix::plan_file);
+        let docs = crate::model::Documents::read(&pack);
+        suggest(&pack, &mut found, &|f, own| {
+            crate::fix::plan_file(f, own, &docs)
+        });
         found
     }
 

@@ -1,7 +1,9 @@
 //! pack.toml as the other layers read it: the kind of pack it declares, and its name and version.
-//! The rules of its keys and values live in the rules layer (`rules/manifest.rs`).
+//! The rules of its keys and values live in the rules layer (`rules/manifest.rs`), which judges
+//! the parse `model::Documents` made.
 
-use super::toml_spans;
+use super::schema;
+use super::toml_spans::{self, DeTable, DeValue};
 
 /// The two kinds of pack of hippo's page "Writing a pack".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -27,6 +29,22 @@ pub(crate) struct Manifest {
     /// Present when the key held a string (valid or not).
     pub(crate) name: Option<String>,
     pub(crate) version: Option<String>,
+}
+
+/// The name and version of a parsed pack.toml, each when the key holds a string.
+pub(crate) fn read(table: &DeTable<'_>) -> Manifest {
+    let mut m = Manifest::default();
+    for (key, _, v) in schema::fields(table) {
+        let DeValue::String(s) = v.get_ref() else {
+            continue;
+        };
+        match key {
+            "name" => m.name = Some(s.to_string()),
+            "version" => m.version = Some(s.to_string()),
+            _ => {}
+        }
+    }
+    m
 }
 
 /// The kind a manifest declares, for the walk; anything but `kind = "theme"` is a pass pack.

@@ -2,16 +2,18 @@
 //! pass files, prompts' placeholders, fixture cases, transcripts (both formats), timestamps, the
 //! TOML reader that keeps spans, the one reading of a TOML table against its declared keys
 //! (`schema`), the decoded strings of TOML, JSON and CSS, the redaction detectors, and the
-//! documents a check parsed of one pack ([`Documents`]).
+//! documents of one pack, parsed once before the rules ([`Documents`]).
 
 pub(crate) mod case;
 pub mod decode;
 pub(crate) mod documents;
+pub(crate) mod json;
 pub(crate) mod manifest;
 pub(crate) mod pass;
 pub(crate) mod prompt;
 pub mod redact;
 pub(crate) mod schema;
+pub(crate) mod theme;
 pub(crate) mod time;
 pub mod toml_spans;
 pub mod transcript;

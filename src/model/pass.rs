@@ -1,6 +1,9 @@
-//! A pass file (`passes/<name>.toml`) as `test` and the dreaming engine read it. The rules of
-//! its keys and values live in the rules layer (`rules/pass.rs`), which builds this value.
+//! A pass file (`passes/<name>.toml`) as `test` and the dreaming engine read it, read from its
+//! parse ([`read`], with the pack's documents). The rules of its keys and values live in the
+//! rules layer (`rules/pass.rs`), which judges the same parse.
 
+use super::schema;
+use super::toml_spans::{self, DeTable, DeValue};
 use crate::core::Span;
 
 /// The input budget of a pass file that does not set `input_budget_bytes`.
@@ -39,6 +42,44 @@ pub(crate) struct PassDef {
     pub(crate) reviewer_span: Option<Span>,
     /// Where the `reads` value stands.
     pub(crate) reads_span: Option<Span>,
+}
+
+/// The pass `name` of the file at `path`, read from its parse: each value of the type its key
+/// declares, strings as written; a key of another type is read as absent.
+pub(crate) fn read(name: &str, path: &str, table: &DeTable<'_>) -> PassDef {
+    let mut def = PassDef {
+        name: name.to_string(),
+        path: path.to_string(),
+        input_budget_bytes: DEFAULT_INPUT_BUDGET,
+        ..PassDef::default()
+    };
+    let strings = schema::strings;
+    for (key, _, v) in schema::fields(table) {
+        let (span, value) = (toml_spans::span_of(v), v.get_ref());
+        match (key, value) {
+            ("prompt", DeValue::String(s)) => {
+                (def.prompt, def.prompt_span) = (s.to_string(), Some(span))
+            }
+            ("reviewer", DeValue::String(s)) => {
+                (def.reviewer, def.reviewer_span) = (s.to_string(), Some(span));
+            }
+            ("reads", _) => {
+                if let Some(list) = strings(value) {
+                    (def.reads, def.reads_span) = (list, Some(span));
+                }
+            }
+            ("per_note", DeValue::Boolean(b)) => def.per_note = *b,
+            ("input_budget_bytes", DeValue::Integer(_)) => {
+                if let Some(n) = toml_spans::integer(value).filter(|n| *n > 0) {
+                    def.input_budget_bytes = n as u64;
+                }
+            }
+            ("note_types", _) => def.note_types = strings(value).unwrap_or_default(),
+            ("note_paths", _) => def.note_paths = strings(value).unwrap_or_default(),
+            _ => {}
+        }
+    }
+    def
 }
 
 /// The matcher for `note_paths`: glob patterns (`**`, `*`, `?`, `[...]`, `{a,b}`) where `*`

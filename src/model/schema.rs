@@ -125,7 +125,8 @@ pub(crate) enum Value<'t, 'i> {
     String(&'t str),
     /// Each string with its span.
     Strings(Vec<(&'t str, Span)>),
-    Bool(bool),
+    /// A boolean: any is valid (the model reads its value: `model::pass::read`).
+    Bool,
     /// `None` when the integer does not fit in 64 bits.
     Integer(Option<i64>),
     Table(&'t DeTable<'i>),
@@ -255,6 +256,39 @@ pub(crate) fn read<'d, 't, 'i, C>(
     reading
 }
 
+/// A table's keys in one pass, for the model's readings of values (`model::pass`,
+/// `model::case`, `model::manifest`): each key's name and span and its value, in the table's
+/// order (not the file's). Each value is taken as its key's type as [`read`] types it, with
+/// [`strings`] and [`tables`] for the lists.
+pub(crate) fn fields<'t, 'i>(
+    table: &'t DeTable<'i>,
+) -> impl Iterator<Item = (&'t str, Span, &'t Spanned<DeValue<'i>>)> {
+    table
+        .iter()
+        .map(|(k, v)| (k.get_ref().as_ref(), toml_spans::span_of(k), v))
+}
+
+/// A list of strings (`Type::Strings`), each as written; `None` for a value of another type.
+pub(crate) fn strings(v: &DeValue<'_>) -> Option<Vec<String>> {
+    (v.as_array()?.iter())
+        .map(|i| i.get_ref().as_str().map(str::to_string))
+        .collect()
+}
+
+/// [`strings`], each with its span.
+pub(crate) fn located_strings(v: &DeValue<'_>) -> Option<Vec<(String, Span)>> {
+    (v.as_array()?.iter())
+        .map(|i| Some((i.get_ref().as_str()?.to_string(), toml_spans::span_of(i))))
+        .collect()
+}
+
+/// An array of tables (`Type::Tables`); `None` for a value of another type.
+pub(crate) fn tables<'t, 'i>(v: &'t DeValue<'i>) -> Option<Vec<&'t DeTable<'i>>> {
+    (v.as_array()?.iter())
+        .map(|i| i.get_ref().as_table())
+        .collect()
+}
+
 /// The value as its type, or the type's words for another type (`dotted` names the key, which
 /// an array of tables' words repeat: `[[expect.note]]`).
 fn typed<'t, 'i>(
@@ -275,7 +309,7 @@ fn typed<'t, 'i>(
         (Type::String, DeValue::String(s)) => Value::String(s.as_ref()),
         (Type::String, _) => return Err(format!("expected a string, {}", found())),
         (Type::Strings, _) => Value::Strings(toml_spans::string_list(value)?),
-        (Type::Bool, DeValue::Boolean(b)) => Value::Bool(*b),
+        (Type::Bool, DeValue::Boolean(_)) => Value::Bool,
         (Type::Bool, _) => return Err(format!("expected a boolean, {}", found())),
         (Type::Integer, DeValue::Integer(_)) => Value::Integer(toml_spans::integer(value)),
         (Type::Integer, _) => return Err(format!("expected an integer, {}", found())),

@@ -16,10 +16,10 @@ pub struct SyntaxError {
 
 impl SyntaxError {
     /// The syntax rule's finding for the document at `path`.
-    pub(crate) fn diagnostic(self, rule: &'static Rule, path: &str) -> Diagnostic {
-        let d = Diagnostic::at(rule, path, self.span, self.message);
-        match self.hint {
-            Some(h) => d.with_hint(h),
+    pub(crate) fn diagnostic(&self, rule: &'static Rule, path: &str) -> Diagnostic {
+        let d = Diagnostic::at(rule, path, self.span, self.message.clone());
+        match &self.hint {
+            Some(h) => d.with_hint(h.clone()),
             None => d,
         }
     }

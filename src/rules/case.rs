@@ -1,15 +1,17 @@
 //! Fixture cases: `tests/<case>/case.toml` has exactly the keys of hippo's page
 //! "Writing a pack" (docs/checks.md, "Fixture cases and transcripts").
 //!
-//! [`check`] reports what is wrong and returns every case it could read as a [`CaseDef`], with
-//! each expectation's span, so `test` runs the cases from these values and never re-reads a file.
+//! [`check`] judges each case.toml's parse; the cases `test` runs are read from the same parses
+//! in the model (`model::case::read`, in `model::Documents`), which asks what this family asks of
+//! a note and a session id (`model::case::note_problem`, `model::case::is_session_id`).
 
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
 use crate::core::{Diagnostic, Span, suggest};
-use crate::model::case::*;
+use crate::model::Documents;
+use crate::model::case::COUNT_KEYS;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::toml_spans::{self, DeTable};
+use crate::model::toml_spans::DeTable;
 use crate::pack::Pack;
 use read::Ctx;
 use session::{SessionDraft, session_handoff, session_id, session_notes, session_tool};
@@ -76,20 +78,20 @@ static DOCUMENT: Document = Document {
     value: &CASE_VALUE,
 };
 
-/// A key's check: reads its value into what its table builds and reports what breaks its rule (a
-/// value of another type is reported already).
+/// A key's check: reports what breaks its rule (a value of another type is reported already);
+/// `T` is what the checks of one table remember while they judge it (a session's id and tool).
 type Check<T> = fn(&mut Ctx<'_>, &mut T, &Entry<'_, '_>);
 
 const NEED_SESSION: &str = "a case needs at least one [[session]]";
 
 /// The tables of case.toml and their keys, in the order of the page's table.
-static TOP: Table<Check<CaseDef>> = Table {
+static TOP: Table<Check<()>> = Table {
     name: "",
     keys: &[
-        Key::<Check<CaseDef>>::required("protocol", Type::String, protocol).says(keys::PROTOCOL),
+        Key::<Check<()>>::required("protocol", Type::String, protocol).says(keys::PROTOCOL),
         Key::required("pass", Type::String, pass),
         Key::optional("about", Type::String, about),
-        Key::<Check<CaseDef>>::required("session", Type::Tables, sessions).because(NEED_SESSION),
+        Key::<Check<()>>::required("session", Type::Tables, sessions).because(NEED_SESSION),
         Key::optional("model", Type::Table, model),
         Key::optional("expect", Type::Table, expect),
     ],
@@ -105,7 +107,7 @@ static SESSION: Table<Check<SessionDraft>> = Table {
     ],
 };
 
-static MODEL: Table<Check<CaseDef>> = Table {
+static MODEL: Table<Check<()>> = Table {
     name: "model",
     keys: &[
         Key::optional("reply", Type::String, reply),
@@ -113,7 +115,7 @@ static MODEL: Table<Check<CaseDef>> = Table {
     ],
 };
 
-static EXPECT: Table<Check<Expect>> = Table {
+static EXPECT: Table<Check<()>> = Table {
     name: "expect",
     keys: &[
         count(COUNT_KEYS[0]),
@@ -128,12 +130,12 @@ static EXPECT: Table<Check<Expect>> = Table {
     ],
 };
 
-const fn count(name: &'static str) -> Key<Check<Expect>> {
-    Key::<Check<Expect>>::optional(name, Type::Integer, expect_count)
+const fn count(name: &'static str) -> Key<Check<()>> {
+    Key::<Check<()>>::optional(name, Type::Integer, expect_count)
         .says("must be a non-negative integer")
 }
 
-static NOTE: Table<Check<NoteDraft>> = Table {
+static NOTE: Table<Check<()>> = Table {
     name: "expect.note",
     keys: &[
         Key::required("path", Type::String, note_path),
@@ -142,59 +144,32 @@ static NOTE: Table<Check<NoteDraft>> = Table {
     ],
 };
 
-/// Checks every `tests/<case>/case.toml` and returns the cases it could read, in walk order.
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Vec<CaseDef> {
-    let mut cases = Vec::new();
-    for f in pack.files() {
-        let parts: Vec<&str> = f.path.split('/').collect();
-        let ["tests", name, "case.toml"] = parts.as_slice() else {
-            continue;
+/// Judges every `tests/<case>/case.toml` read whole as UTF-8 (a file that is not, or is over
+/// its size limit, is reported by the text and size rules).
+pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for f in &docs.case_files {
+        let doc = match &f.doc {
+            Ok(d) => d,
+            Err(e) => {
+                out.push(e.diagnostic(&CASE_SYNTAX, f.path));
+                continue;
+            }
         };
-        // A file that is not UTF-8 or over its size limit is reported by the text and size rules.
-        let Some(text) = f.text() else { continue };
-        cases.push(check_case(pack, name, &f.path, text, out));
+        let mut cx = Ctx {
+            pack,
+            reader: Reader {
+                doc: &DOCUMENT,
+                path: f.path,
+                out,
+            },
+            note_rule: &CASE_NOTE,
+            case_dir: format!("tests/{}/", f.name),
+        };
+        read(&mut cx, doc.get_ref(), None, &TOP, &mut ());
     }
-    cases
 }
 
-fn check_case(
-    pack: &Pack,
-    name: &str,
-    path: &str,
-    text: &str,
-    out: &mut Vec<Diagnostic>,
-) -> CaseDef {
-    let mut case = CaseDef {
-        name: name.to_string(),
-        path: path.to_string(),
-        reply: "[]".to_string(),
-        verdict: "confirm".to_string(),
-        ..CaseDef::default()
-    };
-    let doc = match toml_spans::parse(text) {
-        Ok(d) => d,
-        Err(e) => {
-            out.push(e.diagnostic(&CASE_SYNTAX, path));
-            return case;
-        }
-    };
-    // Sessions that are there and cannot be read clear it (`sessions`).
-    case.parsed = true;
-    let mut cx = Ctx {
-        pack,
-        reader: Reader {
-            doc: &DOCUMENT,
-            path,
-            out,
-        },
-        note_rule: &CASE_NOTE,
-        case_dir: format!("tests/{name}/"),
-    };
-    read(&mut cx, doc.get_ref(), None, &TOP, &mut case);
-    case
-}
-
-/// Reads a table into `into`: its key problems reported, then each key's check.
+/// Judges a table: its key problems reported, then each key's check.
 fn read<T>(
     cx: &mut Ctx<'_>,
     table: &DeTable<'_>,
@@ -207,17 +182,16 @@ fn read<T>(
     }
 }
 
-fn protocol(cx: &mut Ctx<'_>, _: &mut CaseDef, e: &Entry<'_, '_>) {
+fn protocol(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
         cx.reader.wrong(e, keys::PROTOCOL, keys::PROTOCOL_HELP);
     }
 }
 
 /// `pass`: the name of a pass of this pack.
-fn pass(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+fn pass(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     let Value::String(p) = e.value else { return };
     if cx.pack.file(&format!("passes/{p}.toml")).is_some() {
-        case.pass = Some(p.to_string());
         return;
     }
     let passes: Vec<&str> = (cx.pack.files_under("passes/"))
@@ -232,20 +206,17 @@ fn pass(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
     }
 }
 
-fn about(_: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
-    if let Value::String(s) = e.value {
-        case.about = Some(s.to_string());
-    }
-}
+/// `about`: any string (a value of another type is reported already).
+fn about(_: &mut Ctx<'_>, _: &mut (), _: &Entry<'_, '_>) {}
 
-/// `[[session]]`: at least one, each id once; a session that cannot be read clears `parsed`.
-fn sessions(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+/// `[[session]]`: at least one, each id once.
+fn sessions(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     let Value::Tables(tables) = &e.value else {
-        case.parsed = false;
         return;
     };
+    // The ids of the sessions read so far (with an id and a tool).
+    let mut ids: Vec<String> = Vec::new();
     if tables.is_empty() {
-        case.parsed = false;
         cx.reader
             .missing(Some(e.key_span), "session", Some(NEED_SESSION));
     }
@@ -253,36 +224,30 @@ fn sessions(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
         let mut draft = SessionDraft::default();
         read(cx, t, Some(*span), &SESSION, &mut draft);
         match draft.finish() {
-            Some(s) if case.sessions.iter().any(|o| o.id == s.id) => {
+            Some((id, span)) if ids.contains(&id) => {
                 let help = "give each [[session]] the id its transcript's sessionId holds, once";
-                cx.reader.value(
-                    s.span,
-                    format!("session.id: {} is declared twice", s.id),
-                    help,
-                );
+                cx.reader
+                    .value(span, format!("session.id: {id} is declared twice"), help);
             }
-            Some(s) => case.sessions.push(s),
-            None => case.parsed = false,
+            Some((id, _)) => ids.push(id),
+            None => {}
         }
     }
 }
 
 /// `[model]`: the stand-in model's reply and verdict.
-fn model(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+fn model(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     if let Value::Table(t) = e.value {
-        read(cx, t, Some(e.span), &MODEL, case);
+        read(cx, t, Some(e.span), &MODEL, &mut ());
     }
 }
 
-fn reply(_: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
-    if let Value::String(s) = e.value {
-        case.reply = s.to_string();
-    }
-}
+/// `reply`: any string (a value of another type is reported already).
+fn reply(_: &mut Ctx<'_>, _: &mut (), _: &Entry<'_, '_>) {}
 
-fn verdict(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+fn verdict(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     match e.value {
-        Value::String(s @ ("confirm" | "reject")) => case.verdict = s.to_string(),
+        Value::String("confirm" | "reject") => {}
         Value::String(s) => cx.reader.wrong(
             e,
             format_args!("{s} is not confirm or reject"),
@@ -292,20 +257,16 @@ fn verdict(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
     }
 }
 
-fn expect(cx: &mut Ctx<'_>, case: &mut CaseDef, e: &Entry<'_, '_>) {
+fn expect(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     if let Value::Table(t) = e.value {
-        read(cx, t, Some(e.span), &EXPECT, &mut case.expect);
+        read(cx, t, Some(e.span), &EXPECT, &mut ());
     }
 }
 
-/// One of the counts, in file order.
-fn expect_count(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
+/// One of the counts: 0 or more.
+fn expect_count(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     match e.value {
-        Value::Integer(Some(n)) if n >= 0 => expect.counts.push(ExpectCount {
-            key: e.key,
-            value: n as u64,
-            span: e.key_span,
-        }),
+        Value::Integer(Some(n)) if n >= 0 => {}
         Value::Integer(_) => cx.reader.wrong(
             e,
             "must be a non-negative integer",
@@ -315,73 +276,28 @@ fn expect_count(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
     }
 }
 
-/// `prompt_contains` or `prompt_excludes`.
-fn prompt_texts(_: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
-    let texts = located(&e.value);
-    match e.key {
-        "prompt_contains" => expect.prompt_contains = texts,
-        _ => expect.prompt_excludes = texts,
-    }
-}
+/// `prompt_contains` or `prompt_excludes`: any list of strings (a value of another type is
+/// reported already).
+fn prompt_texts(_: &mut Ctx<'_>, _: &mut (), _: &Entry<'_, '_>) {}
 
-/// `[[expect.note]]`: each note whose path names a note of the case.
-fn expect_notes(cx: &mut Ctx<'_>, expect: &mut Expect, e: &Entry<'_, '_>) {
+/// `[[expect.note]]`: each note's keys, its path a note of the case.
+fn expect_notes(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
     let Value::Tables(tables) = &e.value else {
         return;
     };
     for (span, t) in tables {
-        let mut draft = NoteDraft::default();
-        read(cx, t, Some(*span), &NOTE, &mut draft);
-        if let Some((path, span)) = draft.path {
-            expect.notes.push(ExpectNote {
-                path,
-                span,
-                contains: draft.contains,
-                excludes: draft.excludes,
-            });
-        }
+        read(cx, t, Some(*span), &NOTE, &mut ());
     }
 }
 
-/// An `[[expect.note]]` as read: its path when it names a note of the case.
-#[derive(Default)]
-struct NoteDraft {
-    /// The path and the span of its key.
-    path: Option<(String, Span)>,
-    contains: Vec<Located>,
-    excludes: Vec<Located>,
-}
-
-fn note_path(cx: &mut Ctx<'_>, note: &mut NoteDraft, e: &Entry<'_, '_>) {
-    if let Value::String(p) = e.value
-        && cx.note("expect.note.path", p, e.span)
-    {
-        note.path = Some((p.to_string(), e.key_span));
+fn note_path(cx: &mut Ctx<'_>, _: &mut (), e: &Entry<'_, '_>) {
+    if let Value::String(p) = e.value {
+        cx.note("expect.note.path", p, e.span);
     }
 }
 
-/// `contains` or `excludes`.
-fn note_texts(_: &mut Ctx<'_>, note: &mut NoteDraft, e: &Entry<'_, '_>) {
-    let texts = located(&e.value);
-    match e.key {
-        "contains" => note.contains = texts,
-        _ => note.excludes = texts,
-    }
-}
-
-/// A list of strings with their spans (nothing for a value of another type).
-fn located(v: &Value<'_, '_>) -> Vec<Located> {
-    match v {
-        Value::Strings(list) => list
-            .iter()
-            .map(|(s, span)| Located {
-                text: s.to_string(),
-                span: *span,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+/// `contains` or `excludes`: any list of strings (a value of another type is reported already).
+fn note_texts(_: &mut Ctx<'_>, _: &mut (), _: &Entry<'_, '_>) {}
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -231,13 +231,13 @@ pub(crate) fn url_applies_to(path: &str) -> bool {
 /// The content rules alone over every file: what the merged scan of [`super::scan`] is tested
 /// against.
 #[cfg(test)]
-pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
-        let view = f
-            .complete
-            .then(|| crate::model::decode::view_bytes(&f.path, &f.bytes))
-            .flatten();
-        check_file(f, None, view.as_ref(), out);
+pub(crate) fn check(
+    pack: &crate::pack::Pack,
+    docs: &crate::model::Documents<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (i, f) in pack.files().iter().enumerate() {
+        check_file(f, None, docs.view(i), out);
     }
 }
 

@@ -17,33 +17,32 @@
 
 use super::{content, redaction, text};
 use crate::core::Diagnostic;
-use crate::model::decode;
+use crate::model::Documents;
 use crate::pack::Pack;
 
-/// Runs the text, content and redaction rules over every file of the pack.
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
+/// Runs the text, content and redaction rules over every file of the pack (its decoded strings
+/// from `docs`).
+pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, f) in pack.files().iter().enumerate() {
         // A file cut at its size limit is not judged by the text rules (its end is missing),
         // but the content rules scan what was read.
         let scan = f.complete.then(|| text::scan_bytes(&f.bytes));
         if let Some(scan) = &scan {
             text::report(&f.path, scan, out);
         }
-        // The strings of a TOML, JSON or CSS file read whole, decoded (none: no backslash).
-        let view = scan
-            .as_ref()
-            .filter(|s| s.not_utf8.is_none())
-            .and_then(|_| decode::view_bytes(&f.path, &f.bytes));
-        if let Some(view) = &view
+        // The strings of a TOML, JSON or CSS file read whole as UTF-8, decoded (none: no
+        // backslash, or a document that does not parse).
+        let view = docs.view(i);
+        if let Some(view) = view
             && !f.in_tests()
         {
             text::report_escapes(&f.path, view, out);
         }
         if let Some(scan) = &scan {
-            text::report_unusual_spaces(&f.path, scan, view.as_ref(), out);
+            text::report_unusual_spaces(&f.path, scan, view, out);
         }
-        content::check_file(f, scan.as_ref(), view.as_ref(), out);
-        redaction::check_file(f, view.as_ref(), out);
+        content::check_file(f, scan.as_ref(), view, out);
+        redaction::check_file(f, view, out);
     }
 }
 

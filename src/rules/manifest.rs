@@ -3,10 +3,8 @@
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
 use crate::core::Diagnostic;
-use crate::model::manifest::Manifest;
+use crate::model::Documents;
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::toml_spans;
-use crate::pack::Pack;
 
 mod help;
 pub(crate) mod values;
@@ -72,7 +70,7 @@ static DOCUMENT: Document = Document {
 
 /// A key's check: what is wrong with its value and what to write instead (a value of another
 /// type is reported already).
-type Check = fn(&mut Manifest, &Entry<'_, '_>) -> Option<(String, String)>;
+type Check = fn(&Entry<'_, '_>) -> Option<(String, String)>;
 
 /// The keys of pack.toml, in the order of the page's example.
 static KEYS: Table<Check> = Table {
@@ -91,69 +89,66 @@ static KEYS: Table<Check> = Table {
 const KIND: &str = "must be \"theme\" for a theme pack, or absent for a pass pack";
 const KIND_HELP: &str = "write kind = \"theme\" for a theme pack; delete the line for a pass pack";
 
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
-    let text = pack.file(PATH)?.text()?;
-    let doc = match toml_spans::parse(text) {
-        Ok(d) => d,
-        Err(e) => {
+/// Judges pack.toml's parse (none: the file is missing, or not read whole as UTF-8).
+pub(crate) fn check(docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    let doc = match &docs.manifest_toml {
+        None => return,
+        Some(Ok(d)) => d,
+        Some(Err(e)) => {
             out.push(e.diagnostic(&MANIFEST_SYNTAX, PATH));
-            return None;
+            return;
         }
     };
-    let mut m = Manifest::default();
     let mut reader = Reader {
         doc: &DOCUMENT,
         path: PATH,
         out,
     };
     for (key, entry) in reader.read(doc.get_ref(), None, &KEYS) {
-        if let Some((why, help)) = (key.check)(&mut m, &entry) {
+        if let Some((why, help)) = (key.check)(&entry) {
             reader.wrong(&entry, why, help);
         }
     }
-    Some(m)
 }
 
-fn protocol(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn protocol(e: &Entry<'_, '_>) -> Option<(String, String)> {
     matches!(e.value, Value::String(s) if s != "HIPPO_V1")
         .then(|| (keys::PROTOCOL.into(), keys::PROTOCOL_HELP.into()))
 }
 
-fn kind(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn kind(e: &Entry<'_, '_>) -> Option<(String, String)> {
     matches!(e.value, Value::String(s) if s != "theme").then(|| (KIND.into(), KIND_HELP.into()))
 }
 
-fn name(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn name(e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
-    m.name = Some(s.to_string());
     Some((name_problem(s)?, help::name(s)))
 }
 
-fn version(m: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn version(e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
-    m.version = Some(s.to_string());
     Some((version_problem(s)?, help::version(s)))
 }
 
-fn description(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn description(e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     Some((description_problem(s)?, help::description(s)))
 }
 
-fn license(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn license(e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::String(s) = e.value else {
         return None;
     };
     Some((license_problem(s)?, help::license(s)))
 }
 
-fn authors(_: &mut Manifest, e: &Entry<'_, '_>) -> Option<(String, String)> {
+fn authors(e: &Entry<'_, '_>) -> Option<(String, String)> {
     let Value::Strings(list) = &e.value else {
         return None;
     };

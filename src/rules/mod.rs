@@ -89,41 +89,49 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     catalogue().iter().copied().find(|r| r.id == id)
 }
 
-/// What a check yields: its findings, and the documents it parsed for `test` to reuse.
+/// What a check yields: its findings.
 #[derive(Debug, Default)]
 pub struct Checked {
     /// The findings, in output order.
     pub diagnostics: Vec<Diagnostic>,
-    /// What the rules parsed while they checked.
-    pub(crate) documents: Documents,
 }
 
-/// Runs every rule over a loaded pack and returns its findings, resolved and sorted.
+/// The pack's documents read ([`Documents::read`], in the model), then every rule over them
+/// ([`judge`]): for the callers that hold a pack alone (the benchmarks, the fuzz targets, the
+/// property tests). `check` reads the documents itself, to hand them to `test`.
 pub fn run(pack: &Pack) -> Checked {
-    let mut out = Checked::default();
-    let (d, docs) = (&mut out.diagnostics, &mut out.documents);
+    Checked {
+        diagnostics: judge(pack, &Documents::read(pack)),
+    }
+}
+
+/// Runs every rule over a loaded pack and its documents, parsed once before (`docs`), and
+/// returns its findings, resolved and sorted. The rules judge: none parses or builds a document.
+pub(crate) fn judge(pack: &Pack, docs: &Documents<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let d = &mut out;
     layout::walk_problems(pack, d);
     layout::check(pack, d);
     paths::check(pack, d);
     // The text, content and redaction rules: one reading of each file (rules/file_scan.rs).
-    file_scan::check(pack, d);
+    file_scan::check(pack, docs, d);
     sizes::check(pack, d);
-    docs.manifest = manifest::check(pack, d);
+    manifest::check(docs, d);
     match pack.kind {
-        PackKind::Theme => theme::check(pack, d),
+        PackKind::Theme => theme::check(docs, d),
         PackKind::Pass => {
-            (docs.passes, docs.passes_parsed) = pass::check(pack, d);
+            pass::check(pack, docs, d);
             prompt::check(pack, &docs.passes, d);
             persona::check(pack, d);
-            docs.cases = case::check(pack, d);
-            docs.transcripts = transcript::check(pack, &docs.cases, d);
+            case::check(pack, docs, d);
+            transcript::check(pack, docs, d);
             if docs.passes_parsed {
                 unreferenced::check(pack, &docs.passes, d);
             }
         }
     }
-    layout::lfs_pointers(pack, &mut out.diagnostics);
-    finish(pack, &mut out.diagnostics);
+    layout::lfs_pointers(pack, &mut out);
+    finish(pack, &mut out);
     out
 }
 

@@ -1,17 +1,19 @@
 //! Pass files: every `passes/<name>.toml` has the keys of hippo's page "Writing a pack", each with its rule.
 //!
-//! The parsed passes ([`PassDef`]) are what the prompt, unreferenced and case rules and the
-//! dreaming pass of `test` read. [`crate::model::pass::note_glob`] is the one place `note_paths` patterns become a
+//! The passes read from their parses ([`crate::model::pass::PassDef`], in `model::Documents`)
+//! are what the prompt, unreferenced and case rules and the dreaming pass of `test` read; this
+//! family judges the same parses. [`crate::model::pass::note_glob`] is the one place `note_paths` patterns become a
 //! matcher, so `check` and `test` agree on what a pattern means.
 
 use super::declare::declare_rules;
 use super::keys::{self, Document, Reader, Wording};
 use crate::core::{Diagnostic, Span, suggest};
-use crate::model::pass::{DEFAULT_INPUT_BUDGET, INPUT_BUDGET_CAP, PassDef, one_glob};
+use crate::model::Documents;
+use crate::model::pass::{INPUT_BUDGET_CAP, one_glob};
 use crate::model::schema::{Entry, Key, Table, Type, Value};
-use crate::model::toml_spans::{self, DeTable};
-use crate::pack::place::{Place, is_name, place};
-use crate::pack::{Pack, PackKind};
+use crate::model::toml_spans::DeTable;
+use crate::pack::Pack;
+use crate::pack::place::is_name;
 
 mod help;
 
@@ -92,9 +94,8 @@ static DOCUMENT: Document = Document {
     value: &PASS_VALUE,
 };
 
-/// A key's check: reads its value into the [`PassDef`] and reports what breaks its rule (a value
-/// of another type is reported already).
-type Check = fn(&mut Values<'_>, &mut PassDef, &Entry<'_, '_>);
+/// A key's check: reports what breaks its rule (a value of another type is reported already).
+type Check = fn(&mut Values<'_>, &Entry<'_, '_>);
 
 /// The keys of a pass file, in the order of the page's example.
 static KEYS: Table<Check> = Table {
@@ -112,50 +113,27 @@ static KEYS: Table<Check> = Table {
     ],
 };
 
-/// Parses and checks every pass file; the flag says whether every one parsed.
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) -> (Vec<PassDef>, bool) {
-    let mut passes = Vec::new();
-    let mut all_parsed = true;
-    for f in pack.files() {
-        let Some((Place::Pass, Some(name))) = place(PackKind::Pass, &f.path) else {
-            continue;
-        };
+/// Judges every pass file: its name, then its parse (none: the file is not read whole as UTF-8,
+/// which the text and size rules report).
+pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for f in &docs.pass_files {
+        let name = f.name;
         if RESERVED.contains(&name) {
             out.push(Diagnostic::file(
                 &RESERVED_PASS_NAME,
-                &f.path,
+                f.path,
                 format!("{name} is reserved for core"),
             ));
         }
-        // Not UTF-8 or over the size limit: the text and size rules report it.
-        let Some(text) = f.text() else {
-            all_parsed = false;
-            continue;
-        };
-        match toml_spans::parse(text) {
-            Ok(doc) => passes.push(check_one(pack, name, &f.path, doc.get_ref(), out)),
-            Err(e) => {
-                all_parsed = false;
-                out.push(e.diagnostic(&PASS_SYNTAX, &f.path));
-            }
+        match &f.doc {
+            None => {}
+            Some(Ok(doc)) => check_one(pack, f.path, doc.get_ref(), out),
+            Some(Err(e)) => out.push(e.diagnostic(&PASS_SYNTAX, f.path)),
         }
     }
-    (passes, all_parsed)
 }
 
-fn check_one(
-    pack: &Pack,
-    name: &str,
-    path: &str,
-    table: &DeTable<'_>,
-    out: &mut Vec<Diagnostic>,
-) -> PassDef {
-    let mut def = PassDef {
-        name: name.to_string(),
-        path: path.to_string(),
-        input_budget_bytes: DEFAULT_INPUT_BUDGET,
-        ..PassDef::default()
-    };
+fn check_one(pack: &Pack, path: &str, table: &DeTable<'_>, out: &mut Vec<Diagnostic>) {
     let reader = Reader {
         doc: &DOCUMENT,
         path,
@@ -163,56 +141,48 @@ fn check_one(
     };
     let mut values = Values { pack, reader };
     for (key, entry) in values.reader.read(table, None, &KEYS) {
-        (key.check)(&mut values, &mut def, &entry);
+        (key.check)(&mut values, &entry);
     }
-    def
 }
 
-/// Reads a pass file's values into a [`PassDef`], reporting each bad value where it is.
+/// Judges a pass file's values, reporting each bad value where it is.
 struct Values<'a> {
     pack: &'a Pack,
     reader: Reader<'a>,
 }
 
-fn protocol(v: &mut Values<'_>, _: &mut PassDef, e: &Entry<'_, '_>) {
+fn protocol(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     if matches!(e.value, Value::String(s) if s != "HIPPO_V1") {
         v.reader.wrong(e, keys::PROTOCOL, keys::PROTOCOL_HELP);
     }
 }
 
-/// `prompt` or `reviewer`: a file of `prompts/` or `personas/`, kept as written.
-fn file(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+/// `prompt` or `reviewer`: a file of `prompts/` or `personas/`.
+fn file(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     let Value::String(s) = e.value else { return };
-    let (folder, name, span) = if e.key == "prompt" {
-        ("prompts", &mut def.prompt, &mut def.prompt_span)
+    let folder = if e.key == "prompt" {
+        "prompts"
     } else {
-        ("personas", &mut def.reviewer, &mut def.reviewer_span)
+        "personas"
     };
     if let Some(why) = file_problem(v.pack, folder, s) {
         v.reader.wrong(e, why, help::file(v.pack, folder, s));
     }
-    *name = s.to_string();
-    *span = Some(e.span);
 }
 
-fn per_note(_: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
-    if let Value::Bool(b) = e.value {
-        def.per_note = b;
-    }
-}
+/// `per_note`: any boolean (a value of another type is reported already).
+fn per_note(_: &mut Values<'_>, _: &Entry<'_, '_>) {}
 
 /// A positive integer; over [`INPUT_BUDGET_CAP`] a warning, as `test` uses the cap.
-fn input_budget(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+fn input_budget(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     match e.value {
-        Value::Integer(Some(n)) if n > 0 => {
-            def.input_budget_bytes = n as u64;
-            if n as u64 > INPUT_BUDGET_CAP {
-                let cap = grouped(INPUT_BUDGET_CAP);
-                let message = format!("{} over {cap}; test uses {cap}", e.key);
-                let d = Diagnostic::key(&INPUT_BUDGET, v.reader.path, e.span, message);
-                v.reader.out.push(d);
-            }
+        Value::Integer(Some(n)) if n > 0 && n as u64 > INPUT_BUDGET_CAP => {
+            let cap = grouped(INPUT_BUDGET_CAP);
+            let message = format!("{} over {cap}; test uses {cap}", e.key);
+            let d = Diagnostic::key(&INPUT_BUDGET, v.reader.path, e.span, message);
+            v.reader.out.push(d);
         }
+        Value::Integer(Some(n)) if n > 0 => {}
         Value::Integer(_) => v.reader.wrong(
             e,
             "must be a positive integer",
@@ -222,12 +192,10 @@ fn input_budget(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     }
 }
 
-fn reads(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+fn reads(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     let Value::Strings(list) = &e.value else {
         return;
     };
-    def.reads_span = Some(e.span);
-    def.reads = list.iter().map(|(s, _)| s.to_string()).collect();
     if list.is_empty() {
         let help = format!(
             "list what the pass reads: one or more of {}",
@@ -240,11 +208,10 @@ fn reads(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     }
 }
 
-fn note_types(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+fn note_types(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     let Value::Strings(list) = &e.value else {
         return;
     };
-    def.note_types = list.iter().map(|(s, _)| s.to_string()).collect();
     if !(1..=5).contains(&list.len()) {
         let why = format!("{} types, must be one to five", list.len());
         let help = format!("list one to five of {}", listed(NOTE_TYPES));
@@ -255,11 +222,10 @@ fn note_types(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
     }
 }
 
-fn note_paths(v: &mut Values<'_>, def: &mut PassDef, e: &Entry<'_, '_>) {
+fn note_paths(v: &mut Values<'_>, e: &Entry<'_, '_>) {
     let Value::Strings(list) = &e.value else {
         return;
     };
-    def.note_paths = list.iter().map(|(s, _)| s.to_string()).collect();
     if !(1..=20).contains(&list.len()) {
         let why = format!("{} patterns, must be one to twenty", list.len());
         let help =

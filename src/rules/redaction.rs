@@ -43,11 +43,12 @@ pub(crate) fn kinds_text() -> String {
 }
 
 /// The redaction rule alone over every file (`check` runs it in [`super::file_scan`], with the other
-/// byte scans).
+/// byte scans), each file's decoded strings read by the model for it
+/// (`model::Documents::decoded`).
 pub fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
-        let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
-        check_file(f, view.as_ref(), out);
+    let docs = crate::model::Documents::decoded(pack);
+    for (i, f) in pack.files().iter().enumerate() {
+        check_file(f, docs.view(i), out);
     }
 }
 

@@ -368,17 +368,21 @@ fn make_run(
 /// The text rules alone over every file read whole: what the merged scan of [`super::scan`] is
 /// tested against.
 #[cfg(test)]
-pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
-    for f in pack.files().iter().filter(|f| f.complete) {
+pub(crate) fn check(
+    pack: &crate::pack::Pack,
+    docs: &crate::model::Documents<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (i, f) in pack.files().iter().enumerate().filter(|(_, f)| f.complete) {
         let scan = scan_bytes(&f.bytes);
         report(&f.path, &scan, out);
-        let view = crate::model::decode::view_bytes(&f.path, &f.bytes);
-        if let Some(view) = &view
+        let view = docs.view(i);
+        if let Some(view) = view
             && !f.in_tests()
         {
             report_escapes(&f.path, view, out);
         }
-        report_unusual_spaces(&f.path, &scan, view.as_ref(), out);
+        report_unusual_spaces(&f.path, &scan, view, out);
     }
 }
 

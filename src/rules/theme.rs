@@ -4,7 +4,8 @@
 
 use super::declare::declare_rules;
 use crate::core::{Diagnostic, Span};
-use crate::pack::Pack;
+use crate::model::Documents;
+use crate::model::theme::Problem;
 
 declare_rules! {
     /// theme.json is not valid JSON
@@ -27,63 +28,19 @@ declare_rules! {
 
 const JSON: &str = "theme.json";
 
-/// Why a theme.json is not a theme: a syntax error (message, byte offset) or another top value.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Problem {
-    Syntax { message: String, offset: usize },
-    NotObject(&'static str),
-}
-
-pub(crate) fn json_problem(bytes: &[u8]) -> Option<Problem> {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(serde_json::Value::Object(_)) => None,
-        Ok(other) => Some(Problem::NotObject(match other {
-            serde_json::Value::Null => "null",
-            serde_json::Value::Bool(_) => "a boolean",
-            serde_json::Value::Number(_) => "a number",
-            serde_json::Value::String(_) => "a string",
-            serde_json::Value::Array(_) => "an array",
-            serde_json::Value::Object(_) => "an object",
-        })),
-        Err(e) => Some(Problem::Syntax {
-            message: strip_position(&e.to_string(), e.line(), e.column()),
-            offset: offset_of(bytes, e.line(), e.column()),
-        }),
-    }
-}
-
-/// serde_json ends its message with ` at line L column C`; the diagnostic prints the position
-/// itself, as `theme.json:L:C: `.
-fn strip_position(message: &str, line: usize, column: usize) -> String {
-    let suffix = format!(" at line {line} column {column}");
-    message.strip_suffix(&suffix).unwrap_or(message).to_string()
-}
-
-/// The byte offset of serde_json's 1-based line and byte column (column 0: the line's start).
-fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
-    let mut start = 0;
-    for _ in 1..line {
-        match bytes[start..].iter().position(|&b| b == b'\n') {
-            Some(i) => start += i + 1,
-            None => break,
-        }
-    }
-    (start + column.saturating_sub(1)).min(bytes.len())
-}
-
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    let Some(f) = pack.file(JSON) else { return };
-    // Not UTF-8 or over the size limit: the text and size rules report it.
-    if f.text().is_none() {
+/// Judges theme.json's reading (none: the file is missing, or not read whole as UTF-8, which
+/// the text and size rules report).
+pub(crate) fn check(docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(theme) = &docs.theme_json else {
         return;
-    }
-    match json_problem(&f.bytes) {
+    };
+    match &theme.problem {
         None => {}
         Some(Problem::Syntax { message, offset }) => out.push(Diagnostic::at(
             &THEME_JSON_SYNTAX,
             JSON,
-            Span::new(offset, offset),
-            message,
+            Span::new(*offset, *offset),
+            message.clone(),
         )),
         Some(Problem::NotObject(found)) => out.push(Diagnostic::file(
             &THEME_JSON_OBJECT,
@@ -105,7 +62,7 @@ mod tests {
             &[("theme.json", json), ("theme.css", "a{}")],
         );
         let mut out = Vec::new();
-        check(&p, &mut out);
+        check(&Documents::read(&p), &mut out);
         crate::rules::finish(&p, &mut out);
         out.iter().map(|d| d.text("")).collect()
     }

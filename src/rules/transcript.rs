@@ -1,16 +1,17 @@
 //! Transcripts: `tests/<case>/transcripts/<name>.jsonl` (docs/checks.md, "Fixture cases and
 //! transcripts").
 //!
-//! Every file is read by [`crate::model::transcript::parse`], the same reader `test` uses, and its
-//! problems are reported here; then the case-wide rules: at least one timestamp, all of them
+//! Every file is read once, with the pack's documents (`model::Documents`, by
+//! [`crate::model::transcript::parse`]), for `test` too, and its problems are reported here; then the case-wide rules: at least one timestamp, all of them
 //! within 23 hours, every session declared (with the right tool) and every declared session with
 //! turns.
 
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
+use crate::model::Documents;
 use crate::model::case::CaseDef;
 use crate::model::time::hours_minutes;
-use crate::model::transcript::{self, ProblemKind, Tool, Transcript};
+use crate::model::transcript::{ProblemKind, Tool, Transcript};
 use crate::pack::Pack;
 
 declare_rules! {
@@ -74,36 +75,18 @@ declare_rules! {
 /// The 23-hour window, in nanoseconds.
 pub(crate) const WINDOW_NANOS: i128 = 23 * 3600 * 1_000_000_000;
 
-/// The transcripts of one case, parsed, in walk order.
-pub(crate) fn case_transcripts(pack: &Pack, case: &str) -> Vec<Transcript> {
-    let prefix = format!("tests/{case}/transcripts/");
-    pack.files_under(&prefix)
-        .filter(|f| f.path.ends_with(".jsonl") && !f.path[prefix.len()..].contains('/'))
-        .filter_map(|f| f.text().map(|t| transcript::parse(&f.path, t)))
-        .collect()
-}
-
-/// Checks every case's transcripts and returns them parsed (every case's, in walk order within
-/// each case), for `test` to run its cases over without reading them again.
-pub(crate) fn check(pack: &Pack, cases: &[CaseDef], out: &mut Vec<Diagnostic>) -> Vec<Transcript> {
-    // Every case folder with a transcript or a case.toml, in walk order.
-    let mut names: Vec<String> = Vec::new();
-    for f in pack.files() {
-        let parts: Vec<&str> = f.path.split('/').collect();
-        if let ["tests", name, "case.toml"] | ["tests", name, "transcripts", _] = parts.as_slice()
-            && !names.iter().any(|n| n == name)
-        {
-            names.push(name.to_string());
-        }
+/// Judges every case's transcripts, case after case (every case folder with a transcript or a
+/// case.toml, in walk order).
+pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
+    for folder in &docs.case_folders {
+        let case = docs.cases.iter().find(|c| c.name == folder.name);
+        let transcripts = docs.transcripts_of(folder);
+        // A transcript the text or size rules refuse (not UTF-8, over its limit), or a line
+        // that is not JSON, may hold what the case-wide rules look for: their errors say enough.
+        let unreadable =
+            folder.unreadable || transcripts.iter().any(Transcript::has_unreadable_lines);
+        check_case(pack, &folder.name, case, transcripts, unreadable, out);
     }
-    let mut parsed = Vec::new();
-    for name in names {
-        let transcripts = case_transcripts(pack, &name);
-        let case = cases.iter().find(|c| c.name == name);
-        check_case(pack, &name, case, &transcripts, out);
-        parsed.extend(transcripts);
-    }
-    parsed
 }
 
 fn check_case(
@@ -111,14 +94,9 @@ fn check_case(
     name: &str,
     case: Option<&CaseDef>,
     transcripts: &[Transcript],
+    unreadable: bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    // A transcript the text or size rules refuse (not UTF-8, over its limit), or a line that is
-    // not JSON, may hold what the case-wide rules look for: their errors say enough.
-    let unreadable = pack
-        .files_under(&format!("tests/{name}/transcripts/"))
-        .any(|f| f.path.ends_with(".jsonl") && f.text().is_none())
-        || transcripts.iter().any(Transcript::has_unreadable_lines);
     let dir = format!("tests/{name}");
     for t in transcripts {
         for p in &t.problems {
@@ -296,9 +274,10 @@ tool = "codex"
         all.extend_from_slice(files);
         let pack = crate::pack::testing::text_pack(crate::pack::PackKind::Pass, &all);
         let mut out = Vec::new();
-        let cases = case::check(&pack, &mut out);
+        let docs = Documents::read(&pack);
+        case::check(&pack, &docs, &mut out);
         assert!(out.is_empty());
-        check(&pack, &cases, &mut out);
+        check(&pack, &docs, &mut out);
         crate::rules::finish(&pack, &mut out);
         out.iter()
             .map(|d| format!("{} {}", d.rule.id, d.text("")))

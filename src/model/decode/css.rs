@@ -6,7 +6,7 @@
 //! break is that character; inside a string `\` and a line break is a continuation (nothing);
 //! comments are as written.
 
-use super::view::View;
+use super::view::{View, hex};
 use crate::core::Span;
 
 /// The style sheet with its escapes decoded, outside comments.
@@ -77,7 +77,7 @@ fn escape(text: &str, i: usize, in_string: bool) -> (usize, Option<char>) {
             .take(6)
             .take_while(|d| d.is_ascii_hexdigit())
             .count();
-        let code = u32::from_str_radix(&text[i + 1..i + 1 + digits], 16).unwrap_or(0);
+        let code = hex(&text[i + 1..i + 1 + digits]).unwrap_or(0);
         let mut len = 1 + digits;
         if b[i + len..].starts_with(b"\r\n") {
             len += 2;

@@ -4,27 +4,33 @@
 //! at the next quote that no backslash escapes: no other JSON token holds a quote, so once the
 //! parser has accepted the text, finding the strings is no second reading of it.
 
-use super::view::{Escaped, View, hex_char};
+use super::view::{Escaped, View, hex, hex_char};
 
-/// The document with the escapes of its strings (keys and values) decoded; `None` when
-/// serde_json does not accept it.
+/// The document with the escapes of its strings (keys and values) decoded. `text` is a
+/// document serde_json accepted: the model's parse said so (`model::json::accepted`, in
+/// `model::Documents`); the decoder never parses. `None` on an escape serde_json would have
+/// refused.
 pub(crate) fn json_strings(text: &str) -> Option<View> {
     let mut view = View::with_capacity(text.len());
     decode_document(text, 0, text.len(), &mut view)?;
     Some(view)
 }
 
-/// One JSON document a line: each line that holds a backslash and that serde_json accepts has
-/// its strings decoded; the other lines are as written. `None` when no line was decoded.
-pub(crate) fn jsonl_strings(text: &str) -> Option<View> {
+/// One JSON document a line: each line that holds a backslash and that serde_json accepted
+/// (`accepted` of its 0-based number, as the model's parse of the file answers it) has its
+/// strings decoded; the other lines are as written. `None` when no line was decoded.
+pub(crate) fn jsonl_strings(text: &str, accepted: impl Fn(usize) -> bool) -> Option<View> {
     let mut view = View::with_capacity(text.len());
     let mut decoded = false;
     let mut start = 0;
+    let mut number = 0;
     while start < text.len() {
         let end =
             memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
         let line = &text[start..end];
-        if memchr::memchr(b'\\', line.as_bytes()).is_some() {
+        let here = number;
+        number += 1;
+        if memchr::memchr(b'\\', line.as_bytes()).is_some() && accepted(here) {
             // Decoded straight into the file's view; a line that turns out not to decode is
             // taken back and copied as written.
             let mark = view.mark();
@@ -42,15 +48,8 @@ pub(crate) fn jsonl_strings(text: &str) -> Option<View> {
     decoded.then_some(view)
 }
 
-fn accepted(doc: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(doc).is_ok()
-}
-
-/// Decodes the strings of the document `text[from..to]` into `view`.
+/// Decodes the strings of the document `text[from..to]`, one serde_json accepted, into `view`.
 fn decode_document(text: &str, from: usize, to: usize, view: &mut View) -> Option<()> {
-    if !accepted(&text[from..to]) {
-        return None;
-    }
     let b = text.as_bytes();
     let mut at = from;
     let mut i = from;
@@ -74,7 +73,7 @@ fn decode_document(text: &str, from: usize, to: usize, view: &mut View) -> Optio
             // serde_json refuses a lone surrogate in a string (read here as U+FFFD) though it
             // accepts one in a value it skips.
             if cfg!(debug_assertions)
-                && let Ok(value) = serde_json::from_str::<String>(&text[q..=close])
+                && let Some(value) = crate::model::json::string_value(&text[q..=close])
             {
                 assert_eq!(
                     view.text[start..],
@@ -117,7 +116,7 @@ fn unicode(text: &str, k: usize) -> Option<(usize, char)> {
     if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    let high = u32::from_str_radix(digits, 16).ok()?;
+    let high = hex(digits)?;
     if !(0xD800..0xE000).contains(&high) {
         return Some((6, hex_char(digits)?));
     }
@@ -126,7 +125,7 @@ fn unicode(text: &str, k: usize) -> Option<(usize, char)> {
         .get(k + 6..k + 12)
         .and_then(|s| s.strip_prefix("\\u"))
         .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
-        .and_then(|d| u32::from_str_radix(d, 16).ok())
+        .and_then(hex)
         .filter(|l| (0xDC00..0xE000).contains(l));
     match low {
         Some(low) if high < 0xDC00 => Some((

@@ -12,15 +12,19 @@
 //!
 //! A file with no backslash has no view (its strings are the bytes as written: the fast path); a
 //! TOML or JSON document that does not parse has none either, and is judged as written.
+//!
+//! The decoder never parses: [`decode`] is handed what the model's one parse of the file found
+//! ([`Parsed`]: the TOML document, or which JSON documents serde_json accepted), made once for
+//! the rules, `test` and `--fix` (`model::Documents`). [`view()`], for a text alone (the fuzz
+//! targets, the unit tests), asks the model's parsers first.
 
 mod css;
 mod json;
-mod toml;
+mod toml_doc;
 mod view;
 
+use crate::model::toml_spans::{DeTable, Spanned};
 pub use css::{css_escapes, css_urls};
-pub(crate) use json::{json_strings, jsonl_strings};
-pub(crate) use toml::toml_strings;
 pub use view::{Escape, View};
 
 /// The formats whose strings are decoded, told by a file's name.
@@ -47,25 +51,58 @@ impl Format {
     }
 }
 
-/// A file's decoded text: `None` when there is nothing to decode (no backslash, a format that
-/// has no escapes, a document that does not parse).
-pub fn view(path: &str, text: &str) -> Option<View> {
-    let format = Format::of(path)?;
-    memchr::memchr(b'\\', text.as_bytes())?;
-    match format {
-        Format::Toml => toml_strings(text),
-        Format::Json => json_strings(text),
-        Format::JsonLines => jsonl_strings(text),
-        Format::Css => Some(css_escapes(text)),
+/// What the model's parse of a file found, as far as the decoder needs it: string boundaries
+/// are trusted only in a document its parser accepted.
+#[derive(Clone, Copy)]
+pub(crate) enum Parsed<'a, 'i> {
+    /// The TOML document as the toml crate parsed it.
+    Toml(&'a Spanned<DeTable<'i>>),
+    /// A JSON document serde_json accepted.
+    Json,
+    /// One JSON document a line: whether serde_json accepted the line of this 0-based number.
+    JsonLines(&'a dyn Fn(usize) -> bool),
+    /// CSS has no parser here: its comments and strings are the tokenizer's own reading.
+    Css,
+}
+
+/// The decoded text of `text`, which holds a backslash, from its parse: `None` when no string
+/// decoded (a JSON Lines file none of whose lines with a backslash was accepted, an escape the
+/// parser would have refused).
+pub(crate) fn decode(text: &str, parsed: Parsed<'_, '_>) -> Option<View> {
+    match parsed {
+        Parsed::Toml(doc) => toml_doc::toml_strings(text, doc),
+        Parsed::Json => json::json_strings(text),
+        Parsed::JsonLines(accepted) => json::jsonl_strings(text, accepted),
+        Parsed::Css => Some(css_escapes(text)),
     }
 }
 
-/// [`view()`] of a file's bytes: `None` also when they are not UTF-8 (a file the text rules
-/// already fail, judged as written).
-pub(crate) fn view_bytes(path: &str, bytes: &[u8]) -> Option<View> {
-    Format::of(path)?;
-    memchr::memchr(b'\\', bytes)?;
-    view(path, std::str::from_utf8(bytes).ok()?)
+/// A text's decoded text, told its format by `path`: `None` when there is nothing to decode (no
+/// backslash, a format that has no escapes, a document that does not parse). For a text alone:
+/// the model's parsers ([`crate::model::toml_spans::parse`], `model::json`) read it first, then
+/// [`decode`] (`check` hands the parse its documents made instead).
+pub fn view(path: &str, text: &str) -> Option<View> {
+    let format = Format::of(path)?;
+    memchr::memchr(b'\\', text.as_bytes())?;
+    decode_text(format, text)
+}
+
+/// [`decode`] of a text alone in `format`, parsed here by the model's parsers.
+fn decode_text(format: Format, text: &str) -> Option<View> {
+    use crate::model::json;
+    match format {
+        Format::Toml => decode(
+            text,
+            Parsed::Toml(&crate::model::toml_spans::parse(text).ok()?),
+        ),
+        Format::Json => json::accepted(text).then(|| decode(text, Parsed::Json))?,
+        Format::JsonLines => {
+            let lines: Vec<&str> = text.split('\n').collect();
+            let accepted = |i: usize| lines.get(i).is_some_and(|l| json::accepted(l));
+            decode(text, Parsed::JsonLines(&accepted))
+        }
+        Format::Css => decode(text, Parsed::Css),
+    }
 }
 
 #[cfg(test)]

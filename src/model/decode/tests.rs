@@ -4,6 +4,21 @@ use super::view::EscapeRun;
 use super::*;
 use crate::core::Span;
 
+/// A TOML text decoded as `check` decodes it, once the model parsed it (`None`: it does not parse).
+fn toml_strings(text: &str) -> Option<View> {
+    decode_text(Format::Toml, text)
+}
+
+/// A JSON text decoded once serde_json accepted it.
+fn json_strings(text: &str) -> Option<View> {
+    decode_text(Format::Json, text)
+}
+
+/// A JSON Lines text decoded, each line once serde_json accepted it.
+fn jsonl_strings(text: &str) -> Option<View> {
+    decode_text(Format::JsonLines, text)
+}
+
 /// The raw bytes a span of the view maps to.
 fn raw<'a>(text: &'a str, view: &View, needle: &str) -> &'a str {
     let at = view

@@ -224,7 +224,20 @@ pub(super) fn hex_char(digits: &str) -> Option<char> {
     if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    char::from_u32(u32::from_str_radix(digits, 16).ok()?)
+    char::from_u32(hex(digits)?)
+}
+
+/// Hexadecimal digits as a number, as `u32`'s radix-16 reading takes them (one leading `+`
+/// allowed; `None` when empty, when a byte is no hex digit, or on overflow).
+pub(super) fn hex(digits: &str) -> Option<u32> {
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.bytes().try_fold(0u32, |n, b| {
+        let d = (b as char).to_digit(16)?;
+        n.checked_mul(16)?.checked_add(d)
+    })
 }
 
 /// What the escape at a backslash decodes to: a character and the escape's length in bytes, or

@@ -117,6 +117,9 @@ pub struct Transcript {
     pub(crate) timestamps: Vec<(i128, usize, Span)>,
     /// The first reference to each session, in file order.
     pub(crate) sessions: Vec<SessionRef>,
+    /// The 0-based numbers of the lines with a backslash that serde_json refuses as JSON even
+    /// when it skips their values: the lines the decoder leaves as written ([`Transcript::accepts`]).
+    pub(crate) refused: Vec<usize>,
 }
 
 impl Transcript {
@@ -130,6 +133,12 @@ impl Transcript {
                 span,
             });
         }
+    }
+
+    /// Whether serde_json accepts the line of this 0-based number as JSON (asked by the decoder
+    /// of the lines with a backslash only).
+    pub(crate) fn accepts(&self, line: usize) -> bool {
+        !self.refused.contains(&line)
     }
 
     /// Whether a line could not be read as a record at all (so its turns may be missing).
@@ -221,6 +230,13 @@ impl Reader {
                 return self.problem(at, ProblemKind::Json, "not a JSON object".to_string());
             }
             Err(e) => {
+                // A record that does not read may still be JSON (a lone surrogate in a string,
+                // which skipping accepts): the decoder asks (lines with a backslash only).
+                if memchr::memchr(b'\\', line.as_bytes()).is_some()
+                    && !crate::model::json::accepted(line)
+                {
+                    self.t.refused.push(at.line - 1);
+                }
                 let message = format!("not JSON: {}", json_error(&e));
                 return self.problem(at, ProblemKind::Json, message);
             }

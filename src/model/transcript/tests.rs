@@ -268,3 +268,20 @@ fn nesting_past_the_limit_is_a_json_problem_where_the_reader_reads() {
         "a key the reader does not use is skipped, however deep"
     );
 }
+
+#[test]
+fn the_lines_with_a_backslash_serde_json_refuses_are_known_to_the_decoder() {
+    let text = concat!(
+        "{\"synthetic\": true}\n",
+        // A lone surrogate: not a record (serde_json refuses it in a string it reads), but JSON
+        // a skipping parser accepts, so the decoder decodes it.
+        "{\"type\": \"user\", \"sessionId\": \"s\", \"message\": {\"content\": \"\\ud800\"}}\n",
+        "{\"broken\": \"\\n\",\n",
+        "{\"type\": \"user\", \"sessionId\": \"s\", \"message\": {\"content\": \"a\\tb\"}}\n",
+    );
+    let t = parse("t.jsonl", text);
+    assert_eq!(t.refused, [2]);
+    assert!(t.accepts(1) && t.accepts(3));
+    // Control: the line that is not JSON is refused.
+    assert!(!t.accepts(2));
+}

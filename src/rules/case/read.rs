@@ -1,6 +1,7 @@
 //! What the checks of case.toml's keys share, and the check of the notes a case names.
 
 use crate::core::{Diagnostic, Rule, Span, suggest};
+use crate::model::case::{NoteProblem, note_problem};
 use crate::pack::Pack;
 use crate::rules::keys::Reader;
 
@@ -16,23 +17,17 @@ pub(super) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// A note path a case names: `notes/...`, no `..`, an existing Markdown note of the case.
+    /// A note path a case names: `notes/...`, no `..`, an existing Markdown note of the case
+    /// (`model::case::note_problem`, which the cases `test` runs are read with).
     pub(crate) fn note(&mut self, key: &str, note: &str, span: Span) -> bool {
-        let shape_ok = note.starts_with("notes/")
-            && note.ends_with(".md")
-            && note
-                .split('/')
-                .all(|c| !c.is_empty() && c != ".." && c != ".");
-        let msg = if !shape_ok {
-            format!("{key}: {note} is not a notes/<path>.md path without ..")
-        } else if self
-            .pack
-            .file(&format!("{}{note}", self.case_dir))
-            .is_none()
-        {
-            format!("{key}: {note} does not exist in {}notes/", self.case_dir)
-        } else {
-            return true;
+        let msg = match note_problem(self.pack, &self.case_dir, note) {
+            Some(NoteProblem::Shape) => {
+                format!("{key}: {note} is not a notes/<path>.md path without ..")
+            }
+            Some(NoteProblem::Missing) => {
+                format!("{key}: {note} does not exist in {}notes/", self.case_dir)
+            }
+            None => return true,
         };
         let d = Diagnostic::key(self.note_rule, self.reader.path, span, msg);
         self.reader.out.push(match self.notes_help(note) {

@@ -1,6 +1,7 @@
 //! case.toml's rules on good and broken cases.
 
 use super::*;
+use crate::model::case::CaseDef;
 use crate::model::transcript::Tool;
 use crate::pack::PackKind;
 use crate::pack::testing::text_pack;
@@ -37,7 +38,9 @@ fn run(case: &str) -> (Vec<CaseDef>, Vec<String>) {
         ],
     );
     let mut out = Vec::new();
-    let cases = check(&pack, &mut out);
+    let docs = Documents::read(&pack);
+    check(&pack, &docs, &mut out);
+    let cases = docs.cases;
     // In the order the output prints them (docs/ordering.md).
     crate::rules::sort(&mut out);
     let msgs = out

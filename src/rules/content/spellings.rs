@@ -172,13 +172,15 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     files.push(("README.md", NEAR_MISSES[5]));
     files.push(("personas/r.md", NEAR_MISSES[4]));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
+    let pack = text_pack(PackKind::Pass, &files);
+    crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
     let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
     assert_eq!(got, Vec::<String>::new());
     // Control: one unusual space and one spelled phrase in a prompt are found.
     files.push(("prompts/spiked.md", "y\u{43E}u\u{2800}are now"));
     let mut out = Vec::new();
-    crate::rules::file_scan::check(&text_pack(PackKind::Pass, &files), &mut out);
+    let pack = text_pack(PackKind::Pass, &files);
+    crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
     let got: Vec<&str> = out.iter().map(|d| d.rule.id).collect();
     assert_eq!(got, ["unusual-space", "injection-phrase"]);
 }

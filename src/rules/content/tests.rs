@@ -225,7 +225,7 @@ fn which_files() {
         ],
     );
     let mut out = Vec::new();
-    check(&p, &mut out);
+    check(&p, &crate::model::Documents::read(&p), &mut out);
     let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
     assert_eq!(got, ["personas/a.md: a URL outside README.md"]);
     assert_eq!(out[0].span, Some(Span::new(4, 12)), "SARIF gets the span");

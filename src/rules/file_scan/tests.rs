@@ -39,11 +39,12 @@ fn the_merged_scan_agrees_with_the_families_apart() {
         .map(|(p, b)| (p.as_str(), b.as_slice(), p != "personas/c.md"))
         .collect();
     let pack = bytes_pack(&list);
+    let docs = crate::model::Documents::read(&pack);
     let mut merged = Vec::new();
-    check(&pack, &mut merged);
+    check(&pack, &docs, &mut merged);
     let mut apart = Vec::new();
-    text::check(&pack, &mut apart);
-    content::check(&pack, &mut apart);
+    text::check(&pack, &docs, &mut apart);
+    content::check(&pack, &docs, &mut apart);
     redaction::check(&pack, &mut apart);
     let lines = |d: &mut Vec<Diagnostic>| {
         crate::rules::sort(d);

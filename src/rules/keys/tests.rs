@@ -28,9 +28,10 @@ fn findings(change: &[(&str, &str)]) -> Vec<Diagnostic> {
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
     let pack = text_pack(PackKind::Pass, &files);
     let mut out = Vec::new();
-    manifest::check(&pack, &mut out);
-    pass::check(&pack, &mut out);
-    case::check(&pack, &mut out);
+    let docs = crate::model::Documents::read(&pack);
+    manifest::check(&docs, &mut out);
+    pass::check(&pack, &docs, &mut out);
+    case::check(&pack, &docs, &mut out);
     crate::rules::sort(&mut out);
     out
 }

@@ -1,7 +1,8 @@
 //! The pass file's rules on good and broken pass files.
 
 use super::*;
-use crate::model::pass::note_glob;
+use crate::model::pass::{DEFAULT_INPUT_BUDGET, PassDef, note_glob};
+use crate::pack::PackKind;
 use crate::pack::testing::text_pack;
 
 const GOOD: &str = r#"protocol = "HIPPO_V1"
@@ -23,7 +24,9 @@ fn run(pass: &str) -> (Vec<PassDef>, bool, Vec<String>) {
         ],
     );
     let mut out = Vec::new();
-    let (defs, ok) = check(&p, &mut out);
+    let docs = Documents::read(&p);
+    check(&p, &docs, &mut out);
+    let (defs, ok) = (docs.passes, docs.passes_parsed);
     super::super::finish(&p, &mut out);
     (defs, ok, out.iter().map(|d| d.text("")).collect())
 }
@@ -132,14 +135,14 @@ fn syntax_errors_are_located_and_clear_the_flag() {
 fn reserved_names() {
     let p = text_pack(PackKind::Pass, &[("passes/verify.toml", GOOD)]);
     let mut out = Vec::new();
-    check(&p, &mut out);
+    check(&p, &Documents::read(&p), &mut out);
     assert!(
         out.iter()
             .any(|d| d.text("") == "passes/verify.toml: verify is reserved for core")
     );
     let p = text_pack(PackKind::Pass, &[("passes/verify-more.toml", GOOD)]);
     let mut out = Vec::new();
-    check(&p, &mut out);
+    check(&p, &Documents::read(&p), &mut out);
     assert!(
         !out.iter().any(|d| d.rule == &RESERVED_PASS_NAME),
         "control: verify-more is not reserved"
@@ -168,7 +171,9 @@ fn unreadable_pass_clears_the_flag() {
     let mut p = text_pack(PackKind::Pass, &[("passes/a.toml", GOOD)]);
     p.file_mut("passes/a.toml").unwrap().bytes = vec![0xff, 0xfe];
     let mut out = Vec::new();
-    let (defs, ok) = check(&p, &mut out);
+    let docs = Documents::read(&p);
+    check(&p, &docs, &mut out);
+    let (defs, ok) = (docs.passes, docs.passes_parsed);
     assert!(!ok && defs.is_empty());
     assert!(
         out.is_empty(),

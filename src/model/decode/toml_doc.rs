@@ -2,12 +2,15 @@
 //! document, each basic string decoded with its offsets.
 
 use super::view::{Escaped, View, hex_char};
+use crate::model::toml_spans::{DeTable, Spanned};
 use toml_parser::lexer::TokenKind;
 
 /// The document with the escapes of its basic strings (keys, values, table headers, dotted
-/// keys, array items, inline tables: every string token) decoded; `None` when it does not parse.
-pub(crate) fn toml_strings(text: &str) -> Option<View> {
-    crate::model::toml_spans::parse(text).ok()?;
+/// keys, array items, inline tables: every string token) decoded. `_doc` is the document as the
+/// model parsed it (`model::Documents`): the string tokens are only trusted in a document the
+/// toml crate accepted, so the decoder is handed the parse, never makes one. `None` on an escape
+/// the toml crate would have refused.
+pub(crate) fn toml_strings(text: &str, _doc: &Spanned<DeTable<'_>>) -> Option<View> {
     let mut view = View::with_capacity(text.len());
     let mut at = 0;
     for token in toml_parser::Source::new(text).lex() {
