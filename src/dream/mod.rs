@@ -122,10 +122,7 @@ fn candidates(
             })
         };
         if !path_ok {
-            drop(format!(
-                "left out by note_paths ({}); name the note so a pattern matches it, or add one that does",
-                pass.note_paths.join(", ")
-            ));
+            drop("left out by note_paths".to_string());
             continue;
         }
         if !notes.exists(&id) {
@@ -138,15 +135,8 @@ fn candidates(
             kept.push(id);
         } else {
             drop(match found {
-                Some(t) => format!(
-                    "left out by note_types ({}): its type is {t}; give it one of those types, or add {t} to note_types",
-                    pass.note_types.join(", ")
-                ),
-                None => format!(
-                    "left out by note_types ({}): it has no type; add `type: {}` front matter to the note",
-                    pass.note_types.join(", "),
-                    pass.note_types.first().map_or("", String::as_str)
-                ),
+                Some(t) => format!("left out by note_types: its type is {t}"),
+                None => "left out by note_types: it has no type".to_string(),
             });
         }
     }

@@ -170,7 +170,7 @@ fn case(
     let reasons: Vec<String> = c
         .reasons
         .iter()
-        .filter(|w| Some(w.as_str()) != cause)
+        .filter(|w| !cause.is_some_and(|c| c.contains(w.as_str())))
         .cloned()
         .collect();
     for (i, d) in c.failures.iter().enumerate() {
