@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The container test (docs/action.md, "The container test"): builds the release image's
 # `prebuilt` stage from a static binary and runs `hippo-packs ci` in it exactly as GitHub's
-# runner runs a Docker action: --workdir /github/workspace with the workspace mounted there,
-# HOME=/github/home, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY under /github/file_commands,
-# GITHUB_EVENT_PATH under /github/workflow, against a stand-in for GitHub's API on 127.0.0.1
-# (scripts/standin.py), on the example registry (examples/packs). Then checks the verdict, the
-# outputs, the SARIF file and what the stand-in received, and prints the image's size and the
-# container's start-to-verdict time.
+# runner runs a Docker action (actions/runner's ContainerActionHandler): --workdir
+# /github/workspace with the workspace mounted there, owned by the runner's user (1001);
+# HOME=/github/home mounted from $RUNNER_TEMP/_github_home and RUNNER_TEMP passed with the
+# runner's path; GITHUB_OUTPUT / GITHUB_STEP_SUMMARY under /github/file_commands (mounted from
+# $RUNNER_TEMP/_runner_file_commands), GITHUB_EVENT_PATH under /github/workflow; against a
+# stand-in for GitHub's API on 127.0.0.1 (scripts/standin.py), on the example registry
+# (examples/packs). Then checks that no file was added to the workspace, the verdict, the
+# outputs (verdict, failing-packs, the SARIF at the runner's path the sarif-file output names,
+# with the runner user's owner), and what the stand-in received, and prints the image's size and
+# the container's start-to-verdict time.
 #
 # Needs root, buildah, podman, runc (Debian: apt-get install -y podman buildah runc musl-tools)
 # and a static binary: the x86_64-unknown-linux-musl target (rustup target add ...), else a
@@ -65,16 +69,23 @@ size=$(podman_ image inspect --format '{{.Size}}' "$image")
 echo "image: $image, $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1000000 }'))"
 [ "$size" -lt 15000000 ] || fail "the image is $size bytes, over the 15 MB goal"
 
-# 3. The runner's folders, the example registry as the workspace, the stand-in.
+# 3. The runner's folders (its _temp as $RUNNER_TEMP, the workspace owned by the runner's
+# user), the example registry as the workspace, the stand-in.
 ws=$work/workspace
-mkdir -p "$ws/examples" "$work/file_commands" "$work/workflow" "$work/home"
+temp=$work/runner/_temp
+home=$temp/_github_home
+commands=$temp/_runner_file_commands
+workflow=$temp/_github_workflow
+mkdir -p "$ws/examples" "$commands" "$workflow" "$home"
 cp -R examples/packs "$ws/examples/packs"
 head=0123456789abcdef0123456789abcdef01234567
 mkdir -p "$ws/.git"
 echo "$head" > "$ws/.git/HEAD"
-: > "$work/file_commands/output"
-: > "$work/file_commands/summary"
-echo '{"ref": "refs/heads/main", "repository": {"full_name": "octo/packs"}}' > "$work/workflow/event.json"
+: > "$commands/output"
+: > "$commands/summary"
+chown -R 1001:1001 "$ws" "$home"
+echo '{"ref": "refs/heads/main", "repository": {"full_name": "octo/packs"}}' > "$workflow/event.json"
+before=$(cd "$ws" && find . | LC_ALL=C sort)
 record=$work/requests.jsonl
 : > "$record"
 python3 scripts/standin.py "$record" > "$work/standin.port" &
@@ -87,9 +98,9 @@ run_ci() { # run_ci PATH: the container as the runner starts it; prints the exit
     local code=0
     podman_ run --rm --ulimit nofile=20000:20000 --ulimit nproc=1024:1024 --network host \
         --workdir /github/workspace \
-        -v "$ws":/github/workspace -v "$work/home":/github/home \
-        -v "$work/workflow":/github/workflow -v "$work/file_commands":/github/file_commands \
-        -e HOME=/github/home -e CI=true -e GITHUB_ACTIONS=true \
+        -v "$ws":/github/workspace -v "$home":/github/home \
+        -v "$workflow":/github/workflow -v "$commands":/github/file_commands \
+        -e HOME=/github/home -e RUNNER_TEMP="$temp" -e CI=true -e GITHUB_ACTIONS=true \
         -e GITHUB_WORKSPACE=/github/workspace \
         -e GITHUB_OUTPUT=/github/file_commands/output \
         -e GITHUB_STEP_SUMMARY=/github/file_commands/summary \
@@ -116,17 +127,28 @@ echo "start-to-verdict: ${seconds}s (podman run to exit, examples/packs: 2 packs
 [ "$code" = 1 ] || fail "exit $code on the example registry, expected 1 (examples/packs/broken has errors)"
 grep -q "^hippo-packs: 2 packs, .*: failed$" "$work/log" || fail "no verdict line"
 output() { # output NAME: its value in $GITHUB_OUTPUT (the runner's `name<<DELIMITER` form)
-    awk -v n="$1" 'index($0, n "<<") == 1 { getline; print; exit }' "$work/file_commands/output"
+    awk -v n="$1" 'index($0, n "<<") == 1 { getline; print; exit }' "$commands/output"
 }
 [ "$(output packs)" = 2 ] || fail "output packs=$(output packs), expected 2"
 [ "$(output errors)" = 4 ] || fail "output errors=$(output errors), expected 4"
 [ "$(output uploaded)" = true ] || fail "output uploaded=$(output uploaded), expected true"
-[ "$(output sarif-file)" = .hippo-packs/hippo-packs.sarif ] || fail "output sarif-file=$(output sarif-file)"
-echo "outputs: packs=$(output packs) errors=$(output errors) warnings=$(output warnings) uploaded=$(output uploaded) sarif-file=$(output sarif-file)"
-[ -s "$ws/.hippo-packs/hippo-packs.sarif" ] || fail "no SARIF file in the workspace"
-grep -q '"uri": "examples/packs/broken/' "$ws/.hippo-packs/hippo-packs.sarif" \
+[ "$(output verdict)" = fail ] || fail "output verdict=$(output verdict), expected fail"
+[ "$(output failing-packs)" = '["examples/packs/broken"]' ] \
+    || fail "output failing-packs=$(output failing-packs), expected [\"examples/packs/broken\"]"
+[ "$(output check-run-url)" = https://github.com/octo/packs/runs/7 ] \
+    || fail "output check-run-url=$(output check-run-url)"
+sarif=$(output sarif-file)
+[ "$sarif" = "$home/.hippo-packs/hippo-packs.sarif" ] \
+    || fail "output sarif-file=$sarif, expected the runner's path $home/.hippo-packs/hippo-packs.sarif"
+echo "outputs: verdict=$(output verdict) failing-packs=$(output failing-packs) check-run-url=$(output check-run-url) packs=$(output packs) errors=$(output errors) warnings=$(output warnings) uploaded=$(output uploaded) sarif-file=$sarif"
+[ -s "$sarif" ] || fail "no SARIF file at $sarif, the path the output names"
+[ "$(stat -c %u:%g "$sarif")" = 1001:1001 ] || fail "the SARIF file is owned by $(stat -c %u:%g "$sarif"), not the runner's user"
+grep -q '"uri": "examples/packs/broken/' "$sarif" \
     || fail "the SARIF's URIs are not relative to the workspace"
-grep -q "Failed" "$work/file_commands/summary" || fail "the job summary does not say Failed"
+after=$(cd "$ws" && find . | LC_ALL=C sort)
+[ "$before" = "$after" ] || fail "files added to the workspace: $(diff <(echo "$before") <(echo "$after") | grep '^>' | head -5)"
+echo "workspace: $(echo "$after" | wc -l) paths before and after the run, none added"
+grep -q "Failed" "$commands/summary" || fail "the job summary does not say Failed"
 python3 - "$record" "$head" <<'EOF' || fail "the stand-in did not receive what it should"
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]
@@ -145,8 +167,10 @@ print(f"stand-in: {len(reqs)} requests: the upload for {body['commit_sha'][:12]}
 EOF
 
 # 5. Control: the good pack alone passes.
-: > "$work/file_commands/output"
+: > "$commands/output"
 code=$(run_ci examples/packs/decision-log)
 [ "$code" = 0 ] || { cat "$work/log"; fail "exit $code on examples/packs/decision-log, expected 0"; }
-echo "control: examples/packs/decision-log alone passes (exit 0)"
+[ "$(output verdict)" = pass ] && [ "$(output failing-packs)" = '[]' ] \
+    || fail "the control's outputs: verdict=$(output verdict) failing-packs=$(output failing-packs)"
+echo "control: examples/packs/decision-log alone passes (exit 0, verdict=pass, failing-packs=[])"
 echo "container test: passed"

@@ -27,6 +27,7 @@ API = {
 # file name -> (event, action): the first webhook example of that event and action
 EVENTS = {
     "event-pull_request": ("pull_request", "synchronize"),
+    "event-pull_request-opened": ("pull_request", "opened"),
     "event-push": ("push", None),
     "event-merge_group": ("merge_group", "checks_requested"),
     "event-workflow_dispatch": ("workflow_dispatch", None),

@@ -40,7 +40,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "GET" and "/code-scanning/sarifs/" in path:
             return self._answer(200, {"processing_status": "complete"})
         if self.command == "POST" and path.endswith("/check-runs"):
-            return self._answer(201, {"id": 7, "name": "hippo-packs"})
+            return self._answer(201, {"id": 7, "name": "hippo-packs",
+                                      "html_url": "https://github.com/octo/packs/runs/7"})
         if self.command == "PATCH" and "/check-runs/" in path:
             return self._answer(200, {"id": 7})
         if self.command == "GET" and path.endswith("/files"):

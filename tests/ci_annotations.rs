@@ -276,9 +276,13 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
                     .set_all(&[("INPUT_SHARD", &shard), ("INPUT_TEST", "false")])
                     .run(ws);
                 assert_eq!(r.code, 0, "{r}");
-                let sarif =
-                    std::fs::read_to_string(ws.join(".hippo-packs/hippo-packs.sarif")).unwrap();
-                let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+                let file = r.out("sarif-file").unwrap_or_default();
+                assert!(
+                    file.ends_with(&format!("/hippo-packs-shard-{i}-of-3.sarif")),
+                    "a file of the shard's own: {r}"
+                );
+                let log: serde_json::Value =
+                    serde_json::from_slice(r.sarif.as_deref().expect("the SARIF")).unwrap();
                 assert_eq!(
                     log["runs"][0]["automationDetails"]["id"],
                     format!("hippo-packs/shard-{i}-of-3/")

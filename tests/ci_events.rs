@@ -96,43 +96,6 @@ fn without_changed_files_in_the_payload_the_pull_request_gives_it() {
     assert_eq!(r.code, 0, "{r}");
 }
 
-/// GitHub that would take an upload, listing one changed file of the good pack.
-fn uploads() -> impl Fn(&Request, usize) -> Reply + Send + Sync {
-    const ONE: &[(&str, &str, Option<&str>)] = &[("packs/good/README.md", "modified", None)];
-    github(ONE, 1)
-}
-
-#[test]
-fn a_dependabot_pull_request_uploads_nothing_and_names_the_route() {
-    let gh = Server::start(uploads());
-    let ws = workspace();
-    let mut event = pull_request_event("octo/packs", false, Some(1));
-    event["pull_request"]["user"]["login"] = "dependabot[bot]".into();
-    let mut ci = pull_request(&gh.url, false, 1);
-    ci.event(&event.to_string());
-    let r = ci.run(ws.path());
-    assert_eq!(r.code, 0, "{r}");
-    let notice = r.upload_notices().concat();
-    assert!(
-        notice.contains("Dependabot's")
-            && notice.contains("`upload: false`")
-            && notice.contains("github/codeql-action/upload-sarif"),
-        "{r}"
-    );
-    assert!(gh.uploads().is_empty(), "no upload tried: {r}");
-    // With `upload: true` the job fails with the same notice.
-    ci.set("INPUT_UPLOAD", "true");
-    let r = ci.run(ws.path());
-    assert_eq!(r.code, 1, "{r}");
-    assert!(r.errors().concat().contains("Dependabot's"), "{r}");
-    // Control: the same pull request by a person uploads.
-    event["pull_request"]["user"]["login"] = "octocat".into();
-    let mut ci = pull_request(&gh.url, false, 1);
-    ci.event(&event.to_string());
-    let r = ci.run(ws.path());
-    assert_eq!(r.out("uploaded"), Some("true"), "{r}");
-}
-
 /// A merge_group event (GitHub's example) for octo/packs, with a base and a head commit.
 fn merge_group_event() -> String {
     let mut e = example("event-merge_group");

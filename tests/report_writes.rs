@@ -93,8 +93,9 @@ fn ci_refuses_a_sarif_file_through_a_link_or_outside_before_any_work() {
 
 #[test]
 fn ci_refuses_a_file_or_link_named_like_the_report_folder_by_name() {
-    // A pull request adds a regular file `.hippo-packs`: the default report's folder cannot be
-    // made. Named as a usage error (exit 2), never "internal error ... File exists".
+    // A pull request adds a regular file `.hippo-packs` where a workflow's `sarif-file` puts its
+    // folder: the folder cannot be made. Named as a usage error (exit 2), never "internal
+    // error ... File exists".
     let outside = tempfile::tempdir().unwrap();
     for plant in ["file", "link"] {
         let ws = tempfile::tempdir().unwrap();
@@ -106,6 +107,7 @@ fn ci_refuses_a_file_or_link_named_like_the_report_folder_by_name() {
         }
         let r = Ci::new()
             .args(&["--upload", "false", "--test", "false"])
+            .args(&["--sarif-file", ".hippo-packs/hippo-packs.sarif"])
             .run(ws.path());
         assert_eq!(r.code, 2, "{plant}: {r}");
         let errors = r.errors();
@@ -123,6 +125,7 @@ fn ci_refuses_a_file_or_link_named_like_the_report_folder_by_name() {
     common::copy_pack("decision-log", ws.path(), "packs/good");
     let r = Ci::new()
         .args(&["--upload", "false", "--test", "false"])
+        .args(&["--sarif-file", ".hippo-packs/hippo-packs.sarif"])
         .run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert!(ws.path().join(".hippo-packs/hippo-packs.sarif").is_file());

@@ -59,11 +59,11 @@ pub(crate) fn annotate(
     gate: &Gate,
     conclusion: &Conclusion,
     cx: &mut RunContext<'_>,
-) -> anyhow::Result<Vec<String>> {
+) -> anyhow::Result<Annotated> {
     let findings = ranked(reports, gate);
     let s = cx.settings;
     let try_checks = match s.annotations {
-        Annotations::None => return Ok(Vec::new()),
+        Annotations::None => return Ok(Annotated::default()),
         Annotations::Commands => false,
         Annotations::Checks => true,
         Annotations::Auto => cx.gh.actions && s.token.is_some(),
@@ -73,13 +73,15 @@ pub(crate) fn annotate(
         && commit::base_checkout(&s.target, &s.repository.dir, cx.gh, cx.event).is_none();
     if try_checks {
         match check_run(&findings, conclusion, cx) {
-            Ok(Ok(note)) => {
+            Ok((Ok(note), url)) => {
                 cx.line(&format!("hippo-packs: {note}"))?;
-                return Ok(vec![note]);
+                let notes = vec![note];
+                return Ok(Annotated { notes, url });
             }
-            Ok(Err(stopped)) => {
+            Ok((Err(stopped), url)) => {
                 cx.annotate(Level::Notice, "annotations", &stopped)?;
-                return Ok(vec![format!("annotations: {stopped}")]);
+                let notes = vec![format!("annotations: {stopped}")];
+                return Ok(Annotated { notes, url });
             }
             Err(why) => {
                 let msg = format!(
@@ -91,17 +93,26 @@ pub(crate) fn annotate(
                 };
                 cx.annotate(level, "annotations", &msg)?;
                 commands(&findings, cx)?;
-                return Ok(vec![format!("annotations: {msg}")]);
+                let notes = vec![format!("annotations: {msg}")];
+                return Ok(Annotated { notes, url: None });
             }
         }
     }
     commands(&findings, cx)?;
-    Ok(Vec::new())
+    Ok(Annotated::default())
+}
+
+/// What annotating did: the summary's notes, and the check run's page when one was made.
+#[derive(Default)]
+pub(crate) struct Annotated {
+    pub(crate) notes: Vec<String>,
+    pub(crate) url: Option<String>,
 }
 
 /// What the check run says of the job.
 pub(crate) struct Conclusion {
-    /// The job's verdict: the check run's conclusion.
+    /// Whether a gated pack fails (or the gate itself fails the job): the check run's
+    /// conclusion, which a failed upload does not change.
     pub(crate) failed: bool,
     /// One line of counts: the check run's title.
     pub(crate) title: String,
@@ -150,13 +161,13 @@ fn commands(findings: &[Finding<'_>], cx: &mut RunContext<'_>) -> anyhow::Result
     Ok(())
 }
 
-/// The check run: `Ok(Ok)` the line saying what it holds, `Ok(Err)` the notice of a run whose
-/// annotating stopped early (a rate limit), `Err` why there is none.
+/// The check run and its page: `Ok(Ok)` the line saying what it holds, `Ok(Err)` the notice
+/// of a run whose annotating stopped early (a rate limit), `Err` why there is none.
 fn check_run(
     findings: &[Finding<'_>],
     conclusion: &Conclusion,
     cx: &mut RunContext<'_>,
-) -> Result<Result<String, String>, String> {
+) -> Result<(Result<String, String>, Option<String>), String> {
     let s = cx.settings;
     let (owner, repo) = cx.gh.owner_repo().ok_or("no GITHUB_REPOSITORY")?;
     s.token.as_deref().ok_or("no token")?;
@@ -164,7 +175,7 @@ fn check_run(
     let annotations: Vec<Annotation> = findings
         .iter()
         .take(checks::MAX_ANNOTATIONS)
-        .map(|f| annotation(f.report, f.diag))
+        .map(|f| annotation(f.report, f.diag, f.gated))
         .collect();
     let run = CheckRun {
         owner: owner.to_string(),
@@ -186,13 +197,8 @@ fn check_run(
         })
         .map_err(|e| e.to_string())?;
     let p = done.map_err(|f| cx.log.clean(&f.to_string()))?;
-    Ok(published(
-        &run.name,
-        &p,
-        annotations.len(),
-        findings.len(),
-        cx,
-    ))
+    let line = published(&run.name, &p, annotations.len(), findings.len(), cx);
+    Ok((line, p.url.clone()))
 }
 
 /// The check run's summary: how many findings it holds, and where the rest are.
@@ -268,10 +274,23 @@ fn head_sha(cx: &RunContext<'_>) -> Result<String, String> {
     commit::target(&s.target, &s.repository.dir, cx.gh, cx.event).map(|t| t.sha)
 }
 
-/// A finding as the Checks API takes it: columns (code points) only on a one-line span.
-fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
+/// A finding as the Checks API takes it: columns (code points) only on a one-line span; the
+/// finding's own hint (`did you mean per_note?`) under its message, the rule's help (or the
+/// finding's own, which replaces it) in `raw_details`. An error of a pack that does not gate
+/// (`gated` false: one the pull request does not touch) is a `notice`, never a `failure`.
+fn annotation(r: &PackReport, d: &Diagnostic, gated: bool) -> Annotation {
     let g = &d.region;
     let one_line = d.span.is_some() && g.end_line == g.line;
+    // Each part a line of its own, escaped as one (a pack's text never breaks a line).
+    let mut message = escape::line(&raw_message(d)).into_owned();
+    if let Some(hint) = d.hint.as_deref().filter(|h| !h.is_empty()) {
+        message.push_str("\nhelp: ");
+        message.push_str(&escape::line(hint));
+    }
+    let help = match (&d.hint, d.own_help) {
+        (Some(own), true) => own.as_str(),
+        _ => d.rule.help(),
+    };
     Annotation {
         path: location_path(r, d),
         start_line: g.line.max(1),
@@ -279,10 +298,12 @@ fn annotation(r: &PackReport, d: &Diagnostic) -> Annotation {
         start_column: one_line.then_some(g.col.max(1)),
         end_column: one_line.then_some(g.end_col.max(g.col).max(1)),
         annotation_level: match d.severity {
-            Severity::Error => "failure",
+            Severity::Error if gated => "failure",
+            Severity::Error => "notice",
             Severity::Warning => "warning",
         },
         title: format!("hippo-packs ({})", d.rule.id),
-        message: checks::cap_message(&escape::line(&raw_message(d))),
+        message: checks::cap_message(&message),
+        raw_details: (!help.is_empty()).then(|| checks::cap_message(&escape::line(help))),
     }
 }

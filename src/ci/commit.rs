@@ -4,7 +4,10 @@
 //! `GITHUB_SHA` and `GITHUB_REF` describe the event, not the checkout: on `pull_request_target`
 //! they name the base branch, and a workflow that checks out the pull request's head analyses
 //! another commit than the merge commit `GITHUB_SHA` names. So the checked-out commit is read
-//! from the `.git` of the repository root (docs/action.md, "The repository root") and matched against the pull request in the event.
+//! from the `.git` of the repository root (docs/action.md, "The repository root") and matched
+//! as `github/codeql-action` matches it: against `GITHUB_SHA`, then against
+//! `refs/remotes/pull/<n>/merge` (where `actions/checkout` fetches the merge), and only then
+//! against the payload, whose `merge_commit_sha` is stale after a push to the pull request.
 
 use std::path::Path;
 
@@ -44,7 +47,7 @@ pub(crate) fn target(
     }
     let checkout = checkout::head_commit(root);
     match event.pull_request() {
-        Some(pr) => pull_request_target(pr, checkout, gh, event.github_sha_is_base()),
+        Some(pr) => pull_request_target(pr, checkout, root, gh, event.github_sha_is_base()),
         None => plain(checkout, gh),
     }
 }
@@ -77,45 +80,47 @@ fn plain(checkout: Option<String>, gh: &GithubEnv) -> Result<Target, String> {
     }
 }
 
-/// A pull request: the checkout is its head (`refs/pull/N/head`) or its merge commit
-/// (`refs/pull/N/merge`); anything else is not the pull request's code, and is not uploaded
-/// under its ref, nor under the base branch's.
+/// A pull request: the checkout is its merge commit (`refs/pull/N/merge`) or its head
+/// (`refs/pull/N/head`), compared in codeql-action's order (docs/action.md, "The commit and the
+/// ref"); anything else is not the pull request's code, and is not uploaded under its ref, nor
+/// under the base branch's.
 fn pull_request_target(
     pr: &PullRequest,
     checkout: Option<String>,
+    root: &Path,
     gh: &GithubEnv,
     target_event: bool,
 ) -> Result<Target, String> {
     let n = pr.number;
-    // On `pull_request`, GITHUB_SHA is the merge commit; on `pull_request_target`
-    // (`target_event`) it is the base branch's last commit, never the pull request's.
-    let merge = pr
-        .merge_sha
-        .clone()
-        .or_else(|| gh.sha.clone().filter(|_| !target_event));
-    let Some(sha) = checkout.or_else(|| gh.sha.clone().filter(|_| !target_event)) else {
+    // On `pull_request`, GITHUB_SHA is the merge GitHub made for this push; on
+    // `pull_request_target` (`target_event`) it is the base branch's last commit, never the
+    // pull request's.
+    let github_sha = gh.sha.clone().filter(|_| !target_event);
+    let Some(sha) = checkout.or_else(|| github_sha.clone()) else {
         return Err(format!(
             "cannot tell which commit of pull request #{n} was checked out (no readable .git at the repository root); set the ref and sha inputs"
         ));
     };
-    let head = pr.head_sha.as_deref() == Some(sha.as_str());
-    if head {
-        return Ok(Target {
-            git_ref: format!("refs/pull/{n}/head"),
-            sha,
-            how: format!("the checkout, pull request #{n}'s head"),
-        });
-    }
-    if merge.as_deref() == Some(sha.as_str()) {
-        return Ok(Target {
-            git_ref: format!("refs/pull/{n}/merge"),
-            sha,
-            how: format!("the checkout, pull request #{n}'s merge commit"),
-        });
-    }
-    Err(format!(
-        "the checked-out commit {sha} is neither the head nor the merge commit of pull request #{n}, so its results belong to no ref of the pull request (and never to the base branch); set the ref and sha inputs to upload them"
-    ))
+    let is = |other: Option<&str>| other == Some(sha.as_str());
+    let remote_merge = format!("refs/remotes/pull/{n}/merge");
+    let (side, how) = if is(github_sha.as_deref()) {
+        ("merge", "GITHUB_SHA".to_string())
+    } else if is(checkout::ref_commit(root, &remote_merge).as_deref()) {
+        ("merge", remote_merge)
+    } else if is(pr.head_sha.as_deref()) {
+        ("head", "the payload's head.sha".to_string())
+    } else if is(pr.merge_sha.as_deref()) {
+        ("merge", "the payload's merge_commit_sha".to_string())
+    } else {
+        return Err(format!(
+            "the checked-out commit {sha} is neither the head nor the merge commit of pull request #{n}, so its results belong to no ref of the pull request (and never to the base branch); set the ref and sha inputs to upload them"
+        ));
+    };
+    Ok(Target {
+        git_ref: format!("refs/pull/{n}/{side}"),
+        sha,
+        how: format!("the checkout, pull request #{n}'s {side} commit by {how}"),
+    })
 }
 
 /// Why a `pull_request_target` run's checkout is not the pull request's code (the base branch,
@@ -224,6 +229,43 @@ mod tests {
         assert_eq!(
             pair(at(&g, &gh)),
             (MERGE.into(), "refs/pull/7/merge".into())
+        );
+    }
+
+    #[test]
+    fn github_sha_and_the_fetched_merge_outrank_a_stale_merge_commit_sha() {
+        const NEW: &str = "4444444444444444444444444444444444444444";
+        let stale = |gh: &GithubEnv| {
+            let event = serde_json::json!({"pull_request": {
+                "number": 7, "merge_commit_sha": MERGE, "head": {"sha": HEAD}}});
+            std::fs::write(gh.event_path.as_ref().unwrap(), event.to_string()).unwrap();
+        };
+        let g = Given::default();
+        let (_t, mut gh) = setup("pull_request", Some(NEW));
+        gh.sha = Some(NEW.into());
+        stale(&gh);
+        let t = at(&g, &gh).unwrap();
+        assert_eq!(
+            (t.sha.as_str(), t.git_ref.as_str()),
+            (NEW, "refs/pull/7/merge")
+        );
+        assert!(t.how.contains("GITHUB_SHA"), "{}", t.how);
+        // pull_request_target: GITHUB_SHA is the base; the merge ref actions/checkout wrote.
+        let (t, gh) = setup("pull_request_target", Some(NEW));
+        stale(&gh);
+        assert!(
+            at(&g, &gh).is_err(),
+            "control: without the merge ref, no guess"
+        );
+        let refs = t.path().join(".git/refs/remotes/pull/7");
+        std::fs::create_dir_all(&refs).unwrap();
+        std::fs::write(refs.join("merge"), format!("{NEW}\n")).unwrap();
+        let found = at(&g, &gh).unwrap();
+        assert_eq!(found.git_ref, "refs/pull/7/merge");
+        assert!(
+            found.how.contains("refs/remotes/pull/7/merge"),
+            "{}",
+            found.how
         );
     }
 

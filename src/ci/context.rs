@@ -11,6 +11,7 @@ use crate::github::client::{self, Failure, Http};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 use crate::github::event::WorkflowEvent;
+use crate::github::pace::Paced;
 
 /// What a step of `ci` is handed.
 pub(crate) struct RunContext<'a> {
@@ -60,6 +61,12 @@ impl<'a> RunContext<'a> {
     /// An annotation (`::error`, `::warning`, `::notice` on GitHub Actions).
     pub(crate) fn annotate(&mut self, level: Level, title: &str, msg: &str) -> anyhow::Result<()> {
         say(self.out, &self.log.annotate(level, title, msg))
+    }
+
+    /// The write requests the run sent to GitHub and the time spent pacing them
+    /// (docs/action.md, "Paced writes"); `None` when it made no request.
+    pub(crate) fn paced(&self) -> Option<Paced> {
+        self.api.http.as_ref().map(Http::paced)
     }
 
     /// Runs `requests` against GitHub with the run's client, which it makes (and the runtime)

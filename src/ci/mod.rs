@@ -19,6 +19,7 @@ mod root;
 mod sarif_path;
 mod settings;
 mod shard;
+mod step_outputs;
 mod upload;
 
 use std::io::Write;
@@ -34,7 +35,6 @@ use crate::core::paths::uri_base;
 use crate::github::command::Level;
 use crate::github::env::GithubEnv;
 use crate::github::event::WorkflowEvent;
-use crate::github::outputs;
 use crate::outcome::PackReport;
 use crate::report;
 use crate::report::summary;
@@ -69,7 +69,7 @@ pub(crate) fn run(
 
 /// The steps, in order, each handed the run.
 fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
-    let (s, gh) = (cx.settings, cx.gh);
+    let s = cx.settings;
     cx.say(&root_note(cx))?;
 
     // 1. The packs, and the folders discovery cannot enter; without a shard, checked (`packs`).
@@ -106,11 +106,8 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
 
     // 4. The SARIF file; 5. the report, grouped per pack.
     let sarif = report::sarif::render_with(&reports, &s.category, &unused);
-    output::write_file(
-        Path::new(&s.sarif_file),
-        sarif.as_bytes(),
-        gh.workspace.as_deref(),
-    )?;
+    let owner = step_outputs::owner_of(&s.sarif_file, cx);
+    output::write_file(Path::new(&s.sarif_file), sarif.as_bytes(), owner)?;
     log_reports(&reports, &unused, cx)?;
 
     // 6. The verdict of the gated packs, and the upload.
@@ -124,26 +121,50 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
-    let totals = Totals::of(&reports);
+    report_back(&reports, &gate, &failing, up, failed, cx)?;
+    Ok(Verdict::of(failed))
+}
+
+/// Steps 7 to 9: the annotations, the summary, the outputs and the log's last lines.
+fn report_back(
+    reports: &[PackReport],
+    gate: &gate::Gate,
+    failing: &[&PackReport],
+    mut up: upload::Uploaded,
+    failed: bool,
+    cx: &mut RunContext<'_>,
+) -> anyhow::Result<()> {
+    let s = cx.settings;
+    let totals = Totals::of(reports);
     let gated = gate.gated.iter().filter(|g| **g).count();
-    let verdict = verdict_line(&reports, &totals, gated, s, failed);
+    let verdict = verdict_line(reports, &totals, gated, s, failed);
+    // The check run follows the gated packs (and the gate); a failed upload fails the job only.
     let conclusion = annotate::Conclusion {
-        failed,
+        failed: !failing.is_empty() || gate.fails_job,
         title: verdict.trim_start_matches("hippo-packs: ").to_string(),
     };
-    up.notes
-        .extend(annotate::annotate(&reports, &gate, &conclusion, cx)?);
-    write_summary(&reports, &gate, &up, failed, cx)?;
-    write_outputs(&reports, &totals, &up, s, gh)?;
+    let annotated = annotate::annotate(reports, gate, &conclusion, cx)?;
+    up.notes.extend(annotated.notes);
+    write_summary(reports, gate, &up, failed, cx)?;
+    let written = step_outputs::Written {
+        reports,
+        failing,
+        failed,
+        uploaded: up.uploaded,
+        sarif_id: up.sarif_id.as_deref(),
+        check_run_url: annotated.url.as_deref(),
+    };
+    step_outputs::write(&written, cx)?;
+    paced(cx)?;
     cx.line(&verdict)?;
-    for r in &failing {
+    for r in failing {
         cx.line(&format!(
             "hippo-packs: failing: {} ({})",
             r.dir,
             output::status(r)
         ))?;
     }
-    Ok(Verdict::of(failed))
+    Ok(())
 }
 
 /// The gated packs that fail.
@@ -295,22 +316,7 @@ fn no_pack(cx: &mut RunContext<'_>) -> anyhow::Result<()> {
         let text = format!("## hippo-packs\n\n❌ **Failed** — {}\n", summary::md(&msg));
         append(p, &text)?;
     }
-    if let Some(p) = &gh.output {
-        let values: Vec<(&str, String)> = [
-            ("sarif-file", ""),
-            ("packs", "0"),
-            ("errors", "0"),
-            ("warnings", "0"),
-            ("failed-cases", "0"),
-            ("uploaded", "false"),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k, v.to_string()))
-        .collect();
-        outputs::write(p, &values)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?;
-    }
-    Ok(())
+    step_outputs::write_none(cx)
 }
 
 /// The report grouped per pack, then the run's own findings (allowances that matched nothing).
@@ -378,28 +384,18 @@ fn write_summary(
     append(p, &summary::render(reports, &cx))
 }
 
-fn write_outputs(
-    reports: &[PackReport],
-    t: &Totals,
-    up: &upload::Uploaded,
-    s: &Settings,
-    gh: &GithubEnv,
-) -> anyhow::Result<()> {
-    let Some(p) = &gh.output else {
+/// What pacing the writes cost, when the run wrote to GitHub (docs/action.md, "Paced writes").
+fn paced(cx: &mut RunContext<'_>) -> anyhow::Result<()> {
+    let Some(p) = cx.paced().filter(|p| p.writes > 0) else {
         return Ok(());
     };
-    let mut values = vec![
-        ("sarif-file", s.sarif_file.clone()),
-        ("packs", reports.len().to_string()),
-        ("errors", t.errors.to_string()),
-        ("warnings", t.warnings.to_string()),
-        ("failed-cases", t.failed_cases.to_string()),
-        ("uploaded", up.uploaded.to_string()),
-    ];
-    if let Some(id) = &up.sarif_id {
-        values.push(("sarif-id", id.clone()));
-    }
-    outputs::write(p, &values).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))
+    let line = format!(
+        "hippo-packs: {} write {} to GitHub, {:.1} s spent waiting to keep a second between them",
+        p.writes,
+        if p.writes == 1 { "request" } else { "requests" },
+        p.waited.as_secs_f64()
+    );
+    cx.line(&line)
 }
 
 /// The last line: the counts, the gate and the verdict.

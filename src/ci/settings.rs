@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::commit::{self, Given};
 use super::root::{self, Root};
+use super::sarif_path;
 use super::shard::Shard;
 use crate::github::env::{self, GithubEnv};
 use crate::github::event::WorkflowEvent;
@@ -30,11 +31,6 @@ pub(crate) trait Choice: Copy + PartialEq + 'static {
             .map(|(_, _, v)| *v)
     }
 }
-
-/// Where the SARIF file goes unless `sarif-file` says otherwise: a dot-folder of the workspace,
-/// which the page's walk skips, so a pack at the repository root never finds it in itself
-/// (docs/action.md).
-pub(crate) const DEFAULT_SARIF_FILE: &str = ".hippo-packs/hippo-packs.sarif";
 
 /// Whether to upload the SARIF to code scanning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,6 +236,15 @@ impl Settings {
             .transpose()?;
         let category =
             text(flags.category, "category").unwrap_or_else(|| "hippo-packs".to_string());
+        let category = match shard {
+            Some(sh) => sh.category(&category),
+            None => category,
+        };
+        // Unless `sarif-file` says otherwise, under `$HOME`, never in the workspace
+        // (docs/action.md, "Where the report goes").
+        let home = gh.home.as_deref().and_then(|h| h.to_str());
+        let sarif_file = text(flags.sarif_file, "sarif-file")
+            .unwrap_or_else(|| sarif_path::default_file(home, &category));
         let default_scope = if event.scope_defaults_to_changed() {
             Scope::Changed
         } else {
@@ -252,13 +257,9 @@ impl Settings {
             root: path,
             repository,
             test: input(flags.test, get, "test", boolean, "true or false")?.unwrap_or(true),
-            sarif_file: text(flags.sarif_file, "sarif-file")
-                .unwrap_or_else(|| DEFAULT_SARIF_FILE.to_string()),
+            sarif_file,
             upload: choice(flags.upload, get, "upload")?.unwrap_or(UploadMode::Auto),
-            category: match shard {
-                Some(sh) => sh.category(&category),
-                None => category,
-            },
+            category,
             fail_on: choice(flags.fail_on, get, "fail-on")?.unwrap_or(FailOn::Error),
             scope: choice(flags.scope, get, "scope")?.unwrap_or(default_scope),
             token: flags
@@ -330,7 +331,13 @@ mod tests {
         assert_eq!(s.root, "packs");
         assert!(!s.test);
         assert_eq!(s.scope, Scope::Changed, "pull requests default to changed");
-        assert_eq!(s.sarif_file, ".hippo-packs/hippo-packs.sarif");
+        assert_eq!(s.sarif_file, ".hippo-packs/hippo-packs.sarif", "no $HOME");
+        let home = GithubEnv {
+            home: Some("/github/home".into()),
+            ..GithubEnv::default()
+        };
+        let s = Settings::resolve(defaults(), &get(&[]), &home, &pr).unwrap();
+        assert_eq!(s.sarif_file, "/github/home/.hippo-packs/hippo-packs.sarif");
         let push =
             Settings::resolve(defaults(), &get(&[]), &GithubEnv::default(), &none()).unwrap();
         assert_eq!(push.scope, Scope::All);

@@ -68,17 +68,8 @@ pub(crate) fn upload(sarif: &[u8], cx: &mut RunContext<'_>) -> anyhow::Result<Up
         step.done.notes.push("upload: off".to_string());
         return Ok(step.done);
     }
-    if let Some(why) = event.read_only() {
-        let msg = format!(
-            "not uploaded: {why}, and GitHub gives its `pull_request` workflow a read-only token that cannot write code-scanning results, so no upload is tried. To get code scanning's results on such pull requests, set `upload: false` here and add `github/codeql-action/upload-sarif` in the same job with `sarif_file:` set to this step's `sarif-file` output (docs/action.md, \"Fork and Dependabot pull requests\"). The annotations and the job summary carry the findings."
-        );
-        if step.required {
-            step.problem(msg)?;
-        } else {
-            step.notice(msg)?;
-        }
-        return Ok(step.done);
-    }
+    // A fork's or Dependabot's pull request is tried too: whether the token may write cannot
+    // be known before asking (GitHub raises a Dependabot token to what `permissions:` grant).
     let missing = missing_context(step.cx);
     if !missing.is_empty() {
         if step.required {
@@ -148,8 +139,8 @@ fn send(step: &mut Step<'_, '_>, encoded: String, commit: &commit::Target) -> an
     match result {
         Ok(accepted) => processed(step, accepted),
         Err(f) => {
-            let from_fork = step.cx.event.comes_from_fork();
-            step.problem(refusal(&f, from_fork, owner, repo))
+            let read_only = step.cx.event.read_only();
+            step.problem(refusal(&f, read_only, owner, repo))
         }
     }
 }
@@ -197,8 +188,9 @@ fn processed(step: &mut Step<'_, '_>, accepted: upload::Accepted) -> anyhow::Res
     }
 }
 
-/// Why GitHub refused the upload, and what to do about it.
-fn refusal(f: &client::Failure, from_fork: bool, owner: &str, repo: &str) -> String {
+/// Why GitHub refused the upload, and what to do about it; `read_only` says why a 403 is the
+/// read-only token of a fork's or Dependabot's pull request.
+fn refusal(f: &client::Failure, read_only: Option<&str>, owner: &str, repo: &str) -> String {
     if let client::Failure::RateLimited { .. } = f {
         return format!(
             "not uploaded ({f}): GitHub's API rate limit, still after waiting as GitHub asked (Retry-After, at most {}s a time). Re-run the job later, or spread the jobs that call the API with this token (a matrix, many workflows at once); permissions are not the problem. The annotations and the job summary carry the findings.",
@@ -206,8 +198,9 @@ fn refusal(f: &client::Failure, from_fork: bool, owner: &str, repo: &str) -> Str
         );
     }
     match f.status() {
-        Some(403) if from_fork => format!(
-            "not uploaded ({f}): this pull request comes from a fork, and GitHub gives a fork's workflow a read-only token that cannot write code-scanning results. The annotations and the job summary carry the findings; the push to the default branch uploads them."
+        Some(403) if read_only.is_some() => format!(
+            "not uploaded ({f}): {}, and this run's token is read-only: it cannot write code-scanning results. To get code scanning's results on such pull requests, set `upload: false` here and add `github/codeql-action/upload-sarif` in the same job with `sarif_file:` set to this step's `sarif-file` output (docs/action.md, \"Fork and Dependabot pull requests\"). The annotations and the job summary carry the findings.",
+            read_only.unwrap_or_default()
         ),
         Some(403) => format!(
             "not uploaded ({f}): the token cannot write code-scanning results. Give the job `permissions: security-events: write`, and on a private repository enable code scanning (GitHub Advanced Security / Code Security); or set `upload: false`. The annotations and the job summary carry the findings."

@@ -143,8 +143,10 @@ pub(crate) fn run(args: CiArgs) -> anyhow::Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
-    // A report path outside the workspace or through a link: refused before any work.
-    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, gh.workspace.as_deref()) {
+    // A report path outside the workspace and $HOME, or through a link: refused before any
+    // work.
+    let (ws, home) = (gh.workspace.as_deref(), gh.home.as_deref());
+    if let Some(msg) = crate::ci::sarif_file_refusal(&s.sarif_file, ws, home) {
         let log = Log::new(gh.actions, s.token.as_deref());
         print(&log.annotate(Level::Error, "ci", &msg))?;
         return Ok(EXIT_USAGE);

@@ -33,6 +33,32 @@ pub(crate) fn head_commit(workspace: &Path) -> Option<String> {
     None
 }
 
+/// The object name the full ref `name` (`refs/remotes/pull/7/merge`) points at in the
+/// repository at `workspace`, through symbolic refs as [`head_commit`] reads `HEAD`; `None`
+/// when there is no such ref.
+pub(crate) fn ref_commit(workspace: &Path, name: &str) -> Option<String> {
+    if !name.starts_with("refs/") || !safe_ref_name(name) {
+        return None;
+    }
+    let git_dir = git_dir(workspace)?;
+    let common = common_dir(&git_dir);
+    let mut name = name.to_string();
+    for _ in 0..=MAX_SYMREF_DEPTH {
+        let content = read_small(&git_dir.join(&name))
+            .or_else(|| read_small(&common.join(&name)))
+            .or_else(|| packed_ref(&common, &name))?;
+        let line = content.trim();
+        let Some(next) = line.strip_prefix("ref:") else {
+            return object_name(line);
+        };
+        name = next.trim().to_string();
+        if !safe_ref_name(&name) {
+            return None;
+        }
+    }
+    None
+}
+
 /// `workspace/.git` when a folder; the folder a `.git` file names (`gitdir: <path>`, relative
 /// to the workspace) otherwise.
 pub(crate) fn git_dir(workspace: &Path) -> Option<PathBuf> {
@@ -127,6 +153,27 @@ mod tests {
             None,
             "control: garbage is no commit"
         );
+    }
+
+    #[test]
+    fn a_remote_ref_resolves_loose_or_packed() {
+        let t = repo(&format!("{A}\n"));
+        std::fs::create_dir_all(t.path().join(".git/refs/remotes/pull/7")).unwrap();
+        std::fs::write(
+            t.path().join(".git/refs/remotes/pull/7/merge"),
+            format!("{B}\n"),
+        )
+        .unwrap();
+        let merge = "refs/remotes/pull/7/merge";
+        assert_eq!(ref_commit(t.path(), merge).as_deref(), Some(B));
+        let p = repo(&format!("{A}\n"));
+        let packed = format!("# pack-refs with: peeled\n{B} {merge}\n");
+        std::fs::write(p.path().join(".git/packed-refs"), packed).unwrap();
+        assert_eq!(ref_commit(p.path(), merge).as_deref(), Some(B));
+        // Controls: no such ref, and names that would leave the git folder.
+        assert_eq!(ref_commit(p.path(), "refs/remotes/pull/8/merge"), None);
+        assert_eq!(ref_commit(t.path(), "refs/../HEAD"), None);
+        assert_eq!(ref_commit(t.path(), "HEAD"), None, "a full ref only");
     }
 
     #[test]

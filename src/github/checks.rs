@@ -33,6 +33,9 @@ pub(crate) struct Annotation {
     pub(crate) annotation_level: &'static str,
     pub(crate) title: String,
     pub(crate) message: String,
+    /// The rule's help line, shown under the message when opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) raw_details: Option<String>,
 }
 
 /// What the run says about itself.
@@ -54,6 +57,8 @@ pub(crate) struct CheckRun {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Published {
     pub(crate) id: u64,
+    /// The run's page (`html_url`), when GitHub gave it.
+    pub(crate) url: Option<String>,
     /// Annotations GitHub took.
     pub(crate) sent: usize,
     pub(crate) requests: usize,
@@ -99,8 +104,13 @@ pub(crate) async fn publish(
         .and_then(Value::as_u64)
         .ok_or_else(|| Failure::Decode("the created check run has no id".to_string()))?;
     let update = format!("{route}/{id}");
+    let url = created
+        .get("html_url")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let mut done = Published {
         id,
+        url,
         sent: first.len(),
         requests: 1,
         stopped: None,
@@ -178,9 +188,19 @@ mod tests {
             annotation_level: "failure",
             title: "hippo-packs (unknown-key)".into(),
             message: "m".into(),
+            raw_details: None,
         };
         let v = serde_json::to_value(&a).unwrap();
         assert!(v.get("start_column").is_none() && v["annotation_level"] == "failure");
+        assert!(v.get("raw_details").is_none(), "only when given");
+        let with = Annotation {
+            raw_details: Some("Delete the key.".into()),
+            ..a
+        };
+        assert_eq!(
+            serde_json::to_value(&with).unwrap()["raw_details"],
+            "Delete the key."
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ use octocrab::service::middleware::auth_header::AuthHeaderLayer;
 use octocrab::service::middleware::base_uri::BaseUriLayer;
 use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
 
+use super::pace::{Paced, Pacer, SystemClock};
 use super::transport;
 
 /// Back-off before each retry: a request is tried at most `1 + RETRIES.len()` times.
@@ -129,6 +130,8 @@ pub(crate) struct Http {
     origin: String,
     /// How many times a rate-limited request is tried again (each after GitHub's wait).
     rate_retries: usize,
+    /// A second between two writes, shared by every copy of the client ([`super::pace`]).
+    pace: Pacer,
 }
 
 /// The request methods `ci` uses, with their JSON bodies.
@@ -137,6 +140,13 @@ enum Verb<'a> {
     Get,
     Post(&'a serde_json::Value),
     Patch(&'a serde_json::Value),
+}
+
+impl Verb<'_> {
+    /// Every method but GET writes, and is paced.
+    fn writes(self) -> bool {
+        !matches!(self, Verb::Get)
+    }
 }
 
 /// One answer: its status, its body, and the headers `ci` reads.
@@ -260,7 +270,19 @@ impl Http {
             timeout,
             origin: base.origin().ascii_serialization(),
             rate_retries: RETRIES.len(),
+            pace: Pacer::new(Arc::new(SystemClock::new())),
         })
+    }
+
+    /// The same client, paced by `pacer` (a test's clock).
+    #[cfg(test)]
+    pub(crate) fn with_pacer(self, pace: Pacer) -> Http {
+        Http { pace, ..self }
+    }
+
+    /// The writes this client (and its copies) sent, and the time it waited between them.
+    pub(crate) fn paced(&self) -> Paced {
+        self.pace.paced()
     }
 
     /// The same client (its connections shared), trying a rate-limited request again at most
@@ -271,6 +293,7 @@ impl Http {
             timeout: self.timeout,
             origin: self.origin.clone(),
             rate_retries: n,
+            pace: self.pace.clone(),
         }
     }
 
@@ -311,13 +334,20 @@ impl Http {
     ) -> Result<Answer, Failure> {
         let (mut attempt, mut rated) = (0, 0);
         loop {
-            let (failure, wait) =
-                match tokio::time::timeout(self.timeout, self.once(verb, uri)).await {
-                    Ok(Ok(a)) if a.status < 400 => return Ok(a),
-                    Ok(Ok(a)) => a.failure(),
-                    Ok(Err(e)) => (classify(e, self.timeout), None),
-                    Err(_) => (Failure::Timeout(self.timeout), None),
-                };
+            // A write waits for its turn; the time limit is the request's own.
+            if verb.writes() {
+                self.pace.before_write().await;
+            }
+            let answer = tokio::time::timeout(self.timeout, self.once(verb, uri)).await;
+            if verb.writes() {
+                self.pace.after_write();
+            }
+            let (failure, wait) = match answer {
+                Ok(Ok(a)) if a.status < 400 => return Ok(a),
+                Ok(Ok(a)) => a.failure(),
+                Ok(Err(e)) => (classify(e, self.timeout), None),
+                Err(_) => (Failure::Timeout(self.timeout), None),
+            };
             let delay = match &failure {
                 Failure::RateLimited { .. } if rated < self.rate_retries => {
                     rated += 1;

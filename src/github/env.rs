@@ -27,6 +27,11 @@ pub(crate) struct GithubEnv {
     pub(crate) output: Option<PathBuf>,
     pub(crate) step_summary: Option<PathBuf>,
     pub(crate) api_url: String,
+    /// `HOME`: the runner's `/github/home` in a container action, where the report goes.
+    pub(crate) home: Option<PathBuf>,
+    /// `RUNNER_TEMP`, the runner's own path of its temporary folder (what `/github/home` is
+    /// mounted from, as `_github_home`).
+    pub(crate) runner_temp: Option<PathBuf>,
 }
 
 impl GithubEnv {
@@ -47,6 +52,8 @@ impl GithubEnv {
             event_path: var("GITHUB_EVENT_PATH").map(PathBuf::from),
             output: var("GITHUB_OUTPUT").map(PathBuf::from),
             step_summary: var("GITHUB_STEP_SUMMARY").map(PathBuf::from),
+            home: var("HOME").map(PathBuf::from),
+            runner_temp: var("RUNNER_TEMP").map(PathBuf::from),
             api_url: var("GITHUB_API_URL")
                 .map(|v| v.trim().trim_end_matches('/').to_string())
                 .unwrap_or_else(|| DEFAULT_API_URL.to_string()),

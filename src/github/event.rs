@@ -25,13 +25,14 @@ pub(crate) struct PullRequest {
     pub(crate) head_sha: Option<String>,
     /// `pull_request.merge_commit_sha`: the test merge GitHub made (absent while it cannot).
     pub(crate) merge_sha: Option<String>,
-    /// `pull_request.user.login`: who opened it (`dependabot[bot]` gets a read-only token).
+    /// `pull_request.user.login`: who opened it (`dependabot[bot]`'s token is read-only unless
+    /// the job's `permissions:` raise it).
     pub(crate) author: Option<String>,
 }
 
 impl PullRequest {
-    /// Why this pull request's `pull_request` run has a read-only token, if it has: a fork's,
-    /// or Dependabot's.
+    /// Why this pull request's `pull_request` run may have a read-only token: a fork's, or
+    /// Dependabot's (what a refused upload says; the upload is tried all the same).
     pub(crate) fn read_only(&self) -> Option<&'static str> {
         if self.from_fork {
             Some("this pull request comes from a fork")
@@ -177,7 +178,7 @@ impl WorkflowEvent {
         }
     }
 
-    /// Why this run's token is read-only: a `pull_request` run of a fork's or Dependabot's
+    /// Why this run's token may be read-only: a `pull_request` run of a fork's or Dependabot's
     /// pull request (`pull_request_target` runs with the base repository's token).
     pub(crate) fn read_only(&self) -> Option<&'static str> {
         match self {
@@ -188,21 +189,6 @@ impl WorkflowEvent {
             | WorkflowEvent::Schedule { .. }
             | WorkflowEvent::WorkflowDispatch { .. }
             | WorkflowEvent::Other { .. } => None,
-        }
-    }
-
-    /// Whether the payload's pull request comes from a fork (what a refused upload says).
-    pub(crate) fn comes_from_fork(&self) -> bool {
-        match self {
-            WorkflowEvent::PullRequest(pr)
-            | WorkflowEvent::PullRequestTarget(pr)
-            | WorkflowEvent::Other {
-                pull_request: pr, ..
-            } => pr.as_ref().is_some_and(|p| p.from_fork),
-            WorkflowEvent::MergeGroup(_)
-            | WorkflowEvent::Push { .. }
-            | WorkflowEvent::Schedule { .. }
-            | WorkflowEvent::WorkflowDispatch { .. } => false,
         }
     }
 

@@ -10,6 +10,7 @@ pub(crate) mod command;
 pub(crate) mod env;
 pub(crate) mod event;
 pub(crate) mod outputs;
+pub(crate) mod pace;
 pub(crate) mod pulls;
 pub(crate) mod transport;
 pub(crate) mod upload;

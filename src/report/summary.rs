@@ -1,4 +1,4 @@
-//! The job summary (`$GITHUB_STEP_SUMMARY`): totals, one row per pack with a problem, and
+//! The job summary (`$GITHUB_STEP_SUMMARY`): totals, one row per gated pack then per pack with a problem, and
 //! every finding with its location, in GitHub-flavoured Markdown. GitHub refuses a step summary
 //! over 1 MiB, so the text is capped below that with a note of what was left out (the SARIF file
 //! and the annotations still hold everything).
@@ -180,21 +180,39 @@ fn head(reports: &[PackReport], cx: &Context) -> String {
     out
 }
 
+/// The packs with a row, gated first: under `scope: changed` every gated pack (those the changes
+/// touch), passing or not, then the others with a problem; otherwise the packs with a problem,
+/// gated first. Report order within each.
+fn rows(reports: &[PackReport], cx: &Context) -> Vec<usize> {
+    let gated = |i: usize| cx.gated.get(i).copied().unwrap_or(true);
+    let touched = cx.scope == "changed";
+    let first = (0..reports.len()).filter(|&i| gated(i) && (touched || has_problem(&reports[i])));
+    let rest = (0..reports.len()).filter(|&i| !gated(i) && has_problem(&reports[i]));
+    first.chain(rest).collect()
+}
+
 /// The summary, under [`BUDGET`] bytes.
 pub(crate) fn render(reports: &[PackReport], cx: &Context) -> String {
     let mut out = head(reports, cx);
-    let problems: Vec<usize> = (0..reports.len())
+    let rows = rows(reports, cx);
+    let problems: Vec<usize> = rows
+        .iter()
+        .copied()
         .filter(|&i| has_problem(&reports[i]))
         .collect();
     let mut left_rows = 0usize;
     let mut left_findings = 0usize;
     let fits = |out: &String, add: &str| out.len() + add.len() <= BUDGET;
-    if !problems.is_empty() {
-        out.push_str("### Packs with a problem\n\n");
+    if !rows.is_empty() {
+        out.push_str(if cx.scope == "changed" {
+            "### Packs the changes touch, then the others with a problem\n\n"
+        } else {
+            "### Packs with a problem\n\n"
+        });
         out.push_str(
             "| Pack | Gated | Errors | Warnings | Failed cases |\n|---|---|---:|---:|---:|\n",
         );
-        for &i in &problems {
+        for &i in &rows {
             let r = &reports[i];
             let row = format!(
                 "| {} | {} | {} | {} | {} |\n",
@@ -214,7 +232,9 @@ pub(crate) fn render(reports: &[PackReport], cx: &Context) -> String {
                 left_rows += 1;
             }
         }
-        out.push_str("\n### Findings\n\n");
+        if !problems.is_empty() {
+            out.push_str("\n### Findings\n\n");
+        }
         for &i in &problems {
             let r = &reports[i];
             let lines = findings(r);
@@ -299,6 +319,31 @@ mod tests {
             "a clean pack has no row: {s}"
         );
         assert!(s.contains("| 2 | 1 | 0 | 0 |"), "{s}");
+    }
+
+    #[test]
+    fn the_packs_a_pull_request_touches_come_first_passing_or_not() {
+        let bad = || {
+            let d = Diagnostic::file(&layout::UNREADABLE, "pack.toml", "oops");
+            report("packs/a-bad", vec![d])
+        };
+        let good = report("packs/b-good", vec![]);
+        let cx = Context {
+            gated: vec![false, true],
+            scope: "changed".into(),
+            ..Context::default()
+        };
+        let s = render(&[bad(), good.clone()], &cx);
+        let (g, b) = (s.find("packs/b-good</code>"), s.find("packs/a-bad</code>"));
+        assert!(g.is_some() && b.is_some() && g < b, "{s}");
+        // Control: under scope all, a clean pack has no row.
+        let all = Context {
+            gated: vec![true, true],
+            scope: "all".into(),
+            ..Context::default()
+        };
+        let s = render(&[bad(), good], &all);
+        assert!(!s.contains("packs/b-good</code>"), "{s}");
     }
 
     #[test]

@@ -68,7 +68,18 @@ pub(crate) fn pull_request_event(
     fork: bool,
     changed_files: Option<u64>,
 ) -> serde_json::Value {
-    let mut e = example("event-pull_request");
+    pull_request_example("event-pull_request", repo, fork, changed_files)
+}
+
+/// As [`pull_request_event`], from the webhook example `name` (`event-pull_request` is
+/// `synchronize`, `event-pull_request-opened` is `opened`).
+pub(crate) fn pull_request_example(
+    name: &str,
+    repo: &str,
+    fork: bool,
+    changed_files: Option<u64>,
+) -> serde_json::Value {
+    let mut e = example(name);
     move_repository(&mut e["repository"], repo);
     let name = repo.split_once('/').map_or(repo, |(_, n)| n);
     let pr = &mut e["pull_request"];

@@ -18,6 +18,8 @@ pub(crate) struct Request {
     pub(crate) target: String,
     pub(crate) headers: HashMap<String, String>,
     pub(crate) body: Vec<u8>,
+    /// When its head arrived (at the front, with the proxy): how far apart writes came.
+    pub(crate) at: std::time::Instant,
 }
 
 impl Request {
@@ -168,6 +170,7 @@ fn serve<S: Read + Write>(stream: S, seen: &Mutex<Vec<Request>>, handler: &Handl
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
             return;
         }
+        let at = std::time::Instant::now();
         let mut parts = line.split_whitespace();
         let (method, target) = match (parts.next(), parts.next()) {
             (Some(m), Some(t)) => (m.to_string(), t.to_string()),
@@ -200,6 +203,7 @@ fn serve<S: Read + Write>(stream: S, seen: &Mutex<Vec<Request>>, handler: &Handl
             target,
             headers,
             body,
+            at,
         };
         let n = {
             let mut s = seen.lock().unwrap();
