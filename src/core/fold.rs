@@ -21,9 +21,13 @@ use std::sync::LazyLock;
 /// The generated table: one line per character, `XXXX "folded"`, sorted.
 const TABLE: &str = include_str!("fold/table.txt");
 
-/// [`TABLE`] parsed: code point and its folded text.
-static FOLDS: LazyLock<Vec<(u32, &'static str)>> = LazyLock::new(|| {
-    TABLE
+/// The generated table of the characters that fold only with their marks dropped
+/// ([`fold_marks`]), in the same form.
+const MARKS_TABLE: &str = include_str!("fold/marks.txt");
+
+/// A table's lines parsed: code point and its folded text.
+fn parse_table(table: &'static str) -> Vec<(u32, &'static str)> {
+    table
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
@@ -32,7 +36,21 @@ static FOLDS: LazyLock<Vec<(u32, &'static str)>> = LazyLock::new(|| {
             Some((u32::from_str_radix(hex, 16).ok()?, text))
         })
         .collect()
-});
+}
+
+/// [`TABLE`] parsed: code point and its folded text.
+static FOLDS: LazyLock<Vec<(u32, &'static str)>> = LazyLock::new(|| parse_table(TABLE));
+
+/// [`MARKS_TABLE`] parsed.
+static MARKS: LazyLock<Vec<(u32, &'static str)>> = LazyLock::new(|| parse_table(MARKS_TABLE));
+
+fn lookup(table: &[(u32, &'static str)], c: char) -> Option<&'static str> {
+    let u = c as u32;
+    table
+        .binary_search_by_key(&u, |&(k, _)| k)
+        .ok()
+        .map(|i| table[i].1)
+}
 
 /// The folded form of one non-ASCII character that folding changes: `Some("")` when it is
 /// removed, `Some(text)` when it becomes ASCII text, `None` when it is kept as written.
@@ -40,12 +58,16 @@ pub(crate) fn fold_char(c: char) -> Option<&'static str> {
     if is_hidden(c) {
         return Some("");
     }
-    let u = c as u32;
-    let table = &*FOLDS;
-    table
-        .binary_search_by_key(&u, |&(k, _)| k)
-        .ok()
-        .map(|i| table[i].1)
+    lookup(&FOLDS, c)
+}
+
+/// [`fold_char`], then for a character it keeps, its form with combining marks dropped: each
+/// character decomposed (NFKD), the marks of category Mn dropped, a LATIN LETTER SMALL CAPITAL
+/// read as its letter, then mapped to its confusable prototype (`é` becomes `e`, U+0307 is
+/// removed, `ɪ` becomes `i`). For the injection phrases only: the shell set keeps its accents
+/// (Spanish `sudó` is no `sudo `).
+pub(crate) fn fold_char_marks(c: char) -> Option<&'static str> {
+    fold_char(c).or_else(|| lookup(&MARKS, c))
 }
 
 /// A text folded, with the offset in the text as written of each of its bytes.
@@ -91,7 +113,10 @@ fn attention(b: u8) -> bool {
 
 /// What folding does to the unit at the start of `bytes`: its length in the text as written and
 /// its replacement (`None`: kept as written). A byte that is not UTF-8 is kept.
-fn unit(bytes: &[u8]) -> (usize, Option<&'static str>) {
+fn unit(
+    bytes: &[u8],
+    fold_char: fn(char) -> Option<&'static str>,
+) -> (usize, Option<&'static str>) {
     let b = bytes[0];
     if b < 0x80 {
         return (1, ascii_hidden(b).then_some(""));
@@ -105,11 +130,21 @@ fn unit(bytes: &[u8]) -> (usize, Option<&'static str>) {
 /// The text folded; `None` when folding changes nothing (plain ASCII, found without decoding, or
 /// text whose every character is kept, such as accented words, CJK and dashes).
 pub(crate) fn fold(bytes: &[u8]) -> Option<Folded<'_>> {
+    fold_with(bytes, fold_char)
+}
+
+/// The text folded with combining marks dropped as well ([`fold_char_marks`]); `None` when that
+/// changes nothing.
+pub(crate) fn fold_marks(bytes: &[u8]) -> Option<Folded<'_>> {
+    fold_with(bytes, fold_char_marks)
+}
+
+fn fold_with(bytes: &[u8], fold_char: fn(char) -> Option<&'static str>) -> Option<Folded<'_>> {
     // No copy until the first unit that changes; none at all when no unit changes.
     let mut i = 0;
     let (mut text, mut from) = loop {
         i += bytes[i..].iter().position(|&b| attention(b))?;
-        let (len, replace) = unit(&bytes[i..]);
+        let (len, replace) = unit(&bytes[i..], fold_char);
         if replace.is_some() {
             let mut text = Vec::with_capacity(bytes.len());
             text.extend_from_slice(&bytes[..i]);
@@ -131,7 +166,7 @@ pub(crate) fn fold(bytes: &[u8]) -> Option<Folded<'_>> {
         if i >= bytes.len() {
             break;
         }
-        let (len, replace) = unit(&bytes[i..]);
+        let (len, replace) = unit(&bytes[i..], fold_char);
         let out = replace.map_or(&bytes[i..i + len], str::as_bytes);
         text.extend_from_slice(out);
         from.extend(std::iter::repeat_n(i, out.len()));

@@ -1,5 +1,5 @@
 //! The workspace's notes (docs/testing-packs.md, "Candidate notes"): a note's id is its workspace path (`notes/Decision log.md`),
-//! its type the `type:` key of a leading YAML front-matter block.
+//! its type the top-level `type` of a leading YAML front-matter block (`model::front_matter`).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -139,30 +139,12 @@ impl Notes for DirNotes<'_> {
     }
 }
 
-/// The `type:` of a leading front-matter block (`---` ... `---`), unquoted; `None` without one.
+/// The top-level `type` of a leading YAML front-matter block (`model::front_matter`); `None`
+/// without one, or when YAML cannot read it (`check` warns of that: `front-matter`).
 pub(crate) fn note_type(text: &str) -> Option<String> {
-    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
-    if lines.next()?.trim_end() != "---" {
-        return None;
-    }
-    let mut found = None;
-    for line in lines {
-        if line.trim_end() == "---" || line.trim_end() == "..." {
-            return found;
-        }
-        if let Some(v) = line.strip_prefix("type:") {
-            let v = v.trim();
-            let v = v
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
-                .unwrap_or(v);
-            if found.is_none() {
-                found = Some(v.to_string());
-            }
-        }
-    }
-    None // an unclosed block is not front matter
+    crate::model::front_matter::read(text)
+        .note_type()
+        .map(str::to_string)
 }
 
 /// The text after a confirmed append: a final newline if the note lacks one, then `new` and a
@@ -197,6 +179,16 @@ mod tests {
             note_type("---\ntitle: x\n---\ntype: log\n"),
             None,
             "after the block"
+        );
+        assert_eq!(
+            note_type("---\ntype: decision  # ADR\n---\n").as_deref(),
+            Some("decision"),
+            "a YAML comment"
+        );
+        assert_eq!(
+            note_type("---\ntype: [x\n---\n"),
+            None,
+            "YAML cannot read it"
         );
     }
 

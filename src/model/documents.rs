@@ -11,13 +11,35 @@
 
 use super::case::CaseDef;
 use super::decode::{self, Format, Parsed, View};
+use super::front_matter::{self, FrontMatter};
 use super::manifest::{Manifest, PackKind};
+use super::markdown::{self, Markdown};
 use super::pass::PassDef;
 use super::theme::ThemeJson;
 use super::toml_spans::{self, DeTable, Spanned, SyntaxError};
 use super::transcript::{self, Transcript};
 use crate::pack::place::{Place, place};
 use crate::pack::{Pack, PackFile};
+
+/// Every Markdown reading of a pack ([`MarkdownFile`]).
+fn markdown_files(pack: &Pack) -> Vec<MarkdownFile> {
+    let mut out = Vec::new();
+    for (index, f) in pack.files().iter().enumerate() {
+        if !f.path.ends_with(".md") || f.in_tests() {
+            continue;
+        }
+        let Some(text) = f.text() else { continue };
+        let persona = pack.kind == PackKind::Pass
+            && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)));
+        if persona || markdown::may_render_apart(text) {
+            out.push(MarkdownFile {
+                index,
+                reading: markdown::read(text),
+            });
+        }
+    }
+    out
+}
 
 /// A TOML document as the toml crate parsed it, or why it does not parse.
 pub(crate) type Toml<'p> = Result<Spanned<DeTable<'p>>, SyntaxError>;
@@ -49,23 +71,23 @@ pub(crate) struct CaseFolder {
     pub(crate) unreadable: bool,
 }
 
-/// Placeholder, filled by no code yet: the reading of one Markdown file (a prompt or a
-/// persona) by a Markdown parser. The prompt and persona rules read the bytes today
-/// (`model::prompt`); the change that parses Markdown adds the parser's events to this type
-/// and one value per file to [`Documents::markdown`].
+/// A Markdown file outside `tests/` read whole as UTF-8, as CommonMark reads it
+/// (`model::markdown`): every persona, and any other `.md` file whose reading can differ from
+/// its text (`markdown::may_render_apart`; without such a byte there is nothing the rules
+/// would read of it).
 #[derive(Debug)]
-#[expect(dead_code, reason = "an empty slot: no Markdown is parsed yet")]
-pub(crate) struct Markdown<'p> {
-    pub(crate) path: &'p str,
+pub(crate) struct MarkdownFile {
+    /// The file's index in the pack.
+    pub(crate) index: usize,
+    pub(crate) reading: Markdown,
 }
 
-/// Placeholder, filled by no code yet: the YAML front matter of one note or template read by a
-/// YAML parser. The change that parses it adds the values to this type and one per file to
-/// [`Documents::front_matter`].
+/// The front matter of a note (`tests/<case>/notes/`) or a template (`templates/`) of a pass
+/// pack read whole as UTF-8, as YAML reads it (`model::front_matter`).
 #[derive(Debug)]
-#[expect(dead_code, reason = "an empty slot: no front matter is parsed yet")]
-pub(crate) struct FrontMatter<'p> {
+pub(crate) struct FrontMatterFile<'p> {
     pub(crate) path: &'p str,
+    pub(crate) reading: FrontMatter,
 }
 
 /// The documents of one pack, each parsed once.
@@ -95,12 +117,10 @@ pub(crate) struct Documents<'p> {
     /// The decoded strings of each TOML, JSON and CSS file with something to decode, by the
     /// file's index in the pack (ascending).
     views: Vec<(usize, View)>,
-    /// The slot of the Markdown readings: empty (see [`Markdown`]).
-    #[expect(dead_code, reason = "an empty slot: no Markdown is parsed yet")]
-    pub(crate) markdown: Vec<Markdown<'p>>,
-    /// The slot of the YAML front matter readings: empty (see [`FrontMatter`]).
-    #[expect(dead_code, reason = "an empty slot: no front matter is parsed yet")]
-    pub(crate) front_matter: Vec<FrontMatter<'p>>,
+    /// The Markdown readings, by the file's index in the pack (ascending).
+    markdown: Vec<MarkdownFile>,
+    /// The front matter of the notes and templates, in walk order (pass packs only).
+    pub(crate) front_matter: Vec<FrontMatterFile<'p>>,
 }
 
 impl<'p> Documents<'p> {
@@ -125,6 +145,7 @@ impl<'p> Documents<'p> {
             PackKind::Pass => docs.read_pass_pack(pack),
         }
         docs.views = views(pack, &docs);
+        docs.markdown = markdown_files(pack);
         docs
     }
 
@@ -140,7 +161,17 @@ impl<'p> Documents<'p> {
     fn read_pass_pack(&mut self, pack: &'p Pack) {
         let mut folders: Vec<&'p str> = Vec::new();
         for f in pack.files() {
-            if let Some((Place::Pass, Some(name))) = place(PackKind::Pass, &f.path) {
+            let at = place(PackKind::Pass, &f.path);
+            if let Some((Place::Note | Place::Template, _)) = at {
+                if let Some(text) = f.text() {
+                    self.front_matter.push(FrontMatterFile {
+                        path: &f.path,
+                        reading: front_matter::read(text),
+                    });
+                }
+                continue;
+            }
+            if let Some((Place::Pass, Some(name))) = at {
                 let doc = f.text().map(toml_spans::parse);
                 match &doc {
                     Some(Ok(d)) => self
@@ -206,6 +237,15 @@ impl<'p> Documents<'p> {
     pub(crate) fn view(&self, index: usize) -> Option<&View> {
         let at = self.views.binary_search_by_key(&index, |(i, _)| *i).ok()?;
         Some(&self.views[at].1)
+    }
+
+    /// The Markdown reading of the file at `index` of the pack (`None`: not a Markdown file
+    /// outside `tests/` read whole, or one whose reading cannot differ from its text).
+    pub(crate) fn markdown(&self, index: usize) -> Option<&Markdown> {
+        let at = (self.markdown)
+            .binary_search_by_key(&index, |m| m.index)
+            .ok()?;
+        Some(&self.markdown[at].reading)
     }
 
     /// The transcripts of one case folder.

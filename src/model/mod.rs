@@ -7,8 +7,10 @@
 pub(crate) mod case;
 pub mod decode;
 pub(crate) mod documents;
+pub(crate) mod front_matter;
 pub(crate) mod json;
 pub(crate) mod manifest;
+pub(crate) mod markdown;
 pub(crate) mod pass;
 pub(crate) mod prompt;
 pub mod redact;

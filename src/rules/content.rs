@@ -1,5 +1,5 @@
 //! Content warnings: injection-shaped phrases, URLs, shell-shaped text and encoded-looking runs
-//! in every file outside `tests/` except `README.md` and `LICENSE*` (docs/checks.md).
+//! in every file outside `tests/`, URLs outside `README.md` and `LICENSE*` (docs/checks.md).
 //!
 //! Phrases, URLs and shell text are matched in the text folded (`core::fold`), so that how a
 //! phrase is spelled (a U+2800 between its words, a Cyrillic `і`, fullwidth or mathematical
@@ -17,7 +17,9 @@ use crate::core::Rule;
 use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
 use crate::model::decode::{Format, View, css_urls};
-use crate::pack::PackFile;
+use crate::model::markdown::Markdown;
+use crate::pack::place::{Place, place};
+use crate::pack::{PackFile, PackKind};
 use std::sync::LazyLock;
 
 declare_rules! {
@@ -26,10 +28,19 @@ declare_rules! {
     /// Phrases such as "ignore all previous instructions", "never reject", "always confirm", "you
     /// are now", their close variants (ignore prior/above instructions, disregard all previous
     /// instructions, forget your instructions, always approve, never refuse, do not tell the user,
-    /// reveal your system prompt) and chat-template markers such as <|im_start|> are how an
-    /// attacker steers a model or a reviewer. Matched case-insensitively, with any white space
-    /// between the words; the warning quotes the text as written, once per file and distinct text,
-    /// at its first occurrence. A warning is for whoever decides whether to trust the pack.
+    /// reveal your system prompt) and chat-template markers such as <|im_start|>, [INST] and <<SYS>>
+    /// are how an attacker steers a model or a reviewer. Matched case-insensitively, with any white
+    /// space between the words, in the text as written, in a Markdown file's rendered text as well
+    /// (emphasis and inline comments removed, character references decoded: *ignore* all
+    /// previous), and with combining marks folded (each character decomposed, its marks dropped,
+    /// small capitals and look-alike letters read as their letters: ignore all prévious
+    /// instructions). In prompts/ and personas/, a line that forges a turn or claims authority is
+    /// one too: system: or human: (followed by a space) or ### Instruction: at the start of a line
+    /// (after spaces and Markdown's #, >, - and *), user: and assistant: at the start of lines when
+    /// the file has both (a forged dialogue: each such line is reported), and the tags <system>,
+    /// </system>, <important> and </important> anywhere. The warning quotes the text as written,
+    /// once per file and distinct text, at its first occurrence. A warning is for whoever decides
+    /// whether to trust the pack.
     ///
     /// How to fix: Reword the text, even when you are quoting it as a thing to reject: describe the
     /// kind of instruction instead of writing it.
@@ -47,12 +58,27 @@ declare_rules! {
     /// How to fix: Remove the link; put references for people in README.md.
     pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
 
+    /// A placeholder inside a URL in a prompt
+    ///
+    /// A {{...}} placeholder inside a URL (http:// or https:// up to the first space) or inside a
+    /// Markdown link or image destination ([x](u), ![x](u), [r]: u) in a prompt. hippo puts a
+    /// multi-line UNTRUSTED block where the placeholder stands, which breaks the URL, and the
+    /// validation of a reply refuses a URL that no cited turn holds; so the placeholder opens no
+    /// channel, but it is a sign of intent: a URL built to carry the notes or the turns to another
+    /// host. Reported once per file, at the first.
+    ///
+    /// How to fix: Remove the URL; a prompt needs no link.
+    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
+
     /// Text shaped like a shell command
     ///
-    /// curl , wget , a pipe into sh or bash (| sh, |bash), rm -rf (or rm -fr), chmod +x, sudo  and
-    /// base64 -d (or --decode). A pack's text goes to a model that may have tools; a command in it
-    /// is an invitation to run it. Matched case-insensitively; the warning quotes the text as
-    /// written, once per file and distinct text, at its first occurrence.
+    /// curl , wget , a pipe into sh or bash (| sh, |bash, | /bin/sh, | /bin/bash, | env sh), rm -rf
+    /// (or rm -fr), chmod +x, sudo  and base64 -d (or --decode). A pack's text goes to a model that
+    /// may have tools; a command in it is an invitation to run it. Matched case-insensitively, in
+    /// the text as written and in a Markdown file's rendered text; code spans and fences are text
+    /// the model reads, so they count. A | that Markdown reads as a table-cell delimiter is not a
+    /// pipe (| bash | ~/.bashrc | in a table of shells). The warning quotes the text as written,
+    /// once per file and distinct text, at its first occurrence.
     ///
     /// How to fix: Describe the command in words instead of writing it.
     pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
@@ -70,11 +96,9 @@ declare_rules! {
 /// The shortest run of `[A-Za-z0-9+/=]` reported.
 pub(crate) const ENCODED_MIN: usize = 120;
 
-/// One regex for the three phrase families, one named group each. Words are separated by any
-/// white space (a phrase may wrap across lines); word boundaries are ASCII ones, which keep the
-/// whole search in the lazy DFA.
-const PATTERN: &str = r"(?xi)
-(?P<inj>
+/// The injection phrases: words separated by any white space (a phrase may wrap across lines);
+/// word boundaries are ASCII ones, which keep the whole search in the lazy DFA.
+const INJECTION: &str = r"
     (?-u:\b)(?:
         (?:ignore|disregard)\s+(?:all\s+)?(?:(?:the|your|any)\s+)?
             (?:previous|prior|above|earlier|preceding|former)\s+instructions
@@ -89,25 +113,35 @@ const PATTERN: &str = r"(?xi)
   | <\|[a-z0-9_]{1,32}\|>
   | \[/?INST\]
   | <</?SYS>>
-)
+";
+
+/// The URL and shell families.
+const URL_AND_SHELL: &str = r"
 | (?P<url>(?-u:\b)https?://)
 | (?P<shell>
     (?-u:\b)(?:curl|wget|sudo)[\x20\t]
-  | \|[\x20\t]*(?:sudo[\x20\t]+)?(?:ba)?sh(?-u:\b)
+  | \|[\x20\t]*(?:sudo[\x20\t]+)?(?:(?:/usr)?/bin/)?(?:ba)?sh(?-u:\b)
+  | \|[\x20\t]*(?:sudo[\x20\t]+)?(?:(?:/usr)?/bin/)?env[\x20\t]+(?:ba)?sh(?-u:\b)
   | (?-u:\b)rm[\x20\t]+-(?:rf|fr)(?-u:\b)
   | (?-u:\b)chmod[\x20\t]+\+x(?-u:\b)
   | (?-u:\b)base64[\x20\t]+(?:-d|--decode)(?-u:\b)
 )";
 
+/// One regex for the three phrase families, one named group each.
 fn regex() -> &'static regex::bytes::Regex {
-    static RE: LazyLock<regex::bytes::Regex> =
-        LazyLock::new(|| regex::bytes::Regex::new(PATTERN).expect("content regex"));
+    static RE: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+        let pattern = format!("(?xi)\n(?P<inj>{INJECTION})\n{URL_AND_SHELL}");
+        regex::bytes::Regex::new(&pattern).expect("content regex")
+    });
     &RE
 }
 
-/// Whether the content rules look at a file: outside `tests/`, not `README.md`, not `LICENSE*`
-/// (the files `unusual-space` looks at too, so the text family holds the test).
-pub(crate) use super::text::prose_rules_apply as applies_to;
+/// Whether the content rules look at a file: outside `tests/` (README.md and LICENSE* too: the
+/// page's table exempts them from the URL warning only, and a registry's reviewers, people and
+/// models, read the README).
+pub(crate) fn applies_to(path: &str) -> bool {
+    !path.starts_with("tests/")
+}
 
 /// One finding of [`scan`]: the rule, where, and the text as written (empty for URL and runs).
 #[derive(Debug, Clone, PartialEq)]
@@ -124,15 +158,15 @@ pub(crate) struct Finding<'a> {
 /// a soft hyphen nor a Cyrillic `і` hides "ignore all previous instructions"; they are located
 /// and quoted as written.
 pub(crate) fn scan(bytes: &[u8]) -> Vec<Finding<'_>> {
-    scan_folded(bytes, fold(bytes))
+    scan_folded(bytes, fold(bytes).as_ref())
 }
 
 /// [`scan`], given the text folded (`None`: folding changes nothing).
-pub(crate) fn scan_folded<'a>(bytes: &'a [u8], folded: Option<Folded<'_>>) -> Vec<Finding<'a>> {
+pub(crate) fn scan_folded<'a>(bytes: &'a [u8], folded: Option<&Folded<'_>>) -> Vec<Finding<'a>> {
     let mut found: Vec<Finding<'_>> = Vec::new();
     let haystack = folded.as_ref().map_or(bytes, |f| f.text.as_slice());
     // A span of the haystack as a span of the text as written.
-    let written = |start: usize, end: usize| match &folded {
+    let written = |start: usize, end: usize| match folded {
         None => Span::new(start, end),
         Some(f) => f.written_span(start, end),
     };
@@ -237,7 +271,7 @@ pub(crate) fn check(
     out: &mut Vec<Diagnostic>,
 ) {
     for (i, f) in pack.files().iter().enumerate() {
-        check_file(f, None, docs.view(i), out);
+        check_file(f, None, docs.view(i), docs.markdown(i), out);
     }
 }
 
@@ -252,15 +286,18 @@ struct Located {
 /// read whole: a file of plain ASCII in which it found no hidden character folds to itself, so
 /// it is searched as it is, without a second look at each byte for folding. `view` is its
 /// decoded text when it has one: then that is what is folded and judged, each finding mapped
-/// back to the bytes as written and quoted there.
+/// back to the bytes as written and quoted there. `md` is its Markdown reading when it is a
+/// Markdown file: its rendered text is judged too, and its table-cell delimiters are no pipes.
 pub(crate) fn check_file(
     f: &PackFile,
     text: Option<&TextScan>,
     view: Option<&View>,
+    md: Option<&Markdown>,
     out: &mut Vec<Diagnostic>,
 ) {
     let all = applies_to(&f.path);
-    if !all && !url_applies_to(&f.path) {
+    let urls = url_applies_to(&f.path);
+    if !all && !urls {
         return;
     }
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
@@ -275,7 +312,26 @@ pub(crate) fn check_file(
         return;
     }
     // The bytes read: a file over its size limit is scanned as far as it was read.
-    let found = scan_folded(hay, folded).into_iter();
+    let mut found = scan_folded(hay, folded.as_ref());
+    if all {
+        found.retain(|f| !reader::is_table_pipe(md, f));
+        if !plain {
+            reader::marks_findings(hay, &mut found);
+        }
+        if let Some(md) = md {
+            reader::rendered_findings(hay, md, &mut found);
+        }
+        let place = place(PackKind::Pass, &f.path).map(|p| p.0);
+        if matches!(place, Some(Place::Prompt | Place::Persona)) {
+            reader::marker_findings(hay, searched, folded.as_ref(), &mut found);
+        }
+        if place == Some(Place::Prompt)
+            && let Ok(text) = std::str::from_utf8(hay)
+        {
+            out.extend(reader::url_placeholder(&f.path, text, md));
+        }
+    }
+    let found = found.into_iter();
     let mut found: Vec<Located> = match view {
         None => found
             .map(|d| Located {
@@ -300,7 +356,8 @@ pub(crate) fn check_file(
         css_url(f, view, &mut found);
     }
     for finding in found {
-        if !all && finding.rule != &URL_OUTSIDE_README {
+        let url = finding.rule == &URL_OUTSIDE_README;
+        if (url && !urls) || (!url && !all) {
             continue;
         }
         out.push(Diagnostic::key(
@@ -335,6 +392,8 @@ fn css_url(f: &PackFile, view: Option<&View>, found: &mut Vec<Located>) {
         }),
     }
 }
+
+mod reader;
 
 #[cfg(test)]
 mod tests;

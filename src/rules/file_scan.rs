@@ -15,10 +15,12 @@
 //! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
 //! keep their own rules and messages; only the reading is shared (docs/performance.md).
 
-use super::{content, redaction, text};
+use super::{content, persona, redaction, rendered, text};
 use crate::core::Diagnostic;
 use crate::model::Documents;
-use crate::pack::Pack;
+use crate::model::markdown::Markdown;
+use crate::pack::place::{Place, place};
+use crate::pack::{Pack, PackFile, PackKind};
 
 /// Runs the text, content and redaction rules over every file of the pack (its decoded strings
 /// from `docs`).
@@ -41,8 +43,24 @@ pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>
         if let Some(scan) = &scan {
             text::report_unusual_spaces(&f.path, scan, view, out);
         }
-        content::check_file(f, scan.as_ref(), view, out);
+        let md = docs.markdown(i);
+        markdown_rules(pack, f, md, out);
+        content::check_file(f, scan.as_ref(), view, md, out);
         redaction::check_file(f, view, out);
+    }
+}
+
+/// The rules that read a file as Markdown, given its reading (`model::Documents`): padding
+/// (every file outside `tests/`, a table row excepted), hidden text, character references, the
+/// persona sections.
+fn markdown_rules(pack: &Pack, f: &PackFile, md: Option<&Markdown>, out: &mut Vec<Diagnostic>) {
+    let Some(text) = f.text() else { return };
+    rendered::check_file(pack.kind, &f.path, text, md, out);
+    let Some(md) = md else { return };
+    rendered::report_char_refs(&f.path, md, out);
+    if pack.kind == PackKind::Pass && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)))
+    {
+        persona::check_persona(&f.path, text, md, out);
     }
 }
 

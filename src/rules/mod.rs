@@ -24,19 +24,23 @@ pub(crate) mod paths;
 pub(crate) mod persona;
 pub(crate) mod prompt;
 pub mod redaction;
+pub(crate) mod rendered;
 pub(crate) mod sizes;
 pub mod test;
 pub mod text;
 pub(crate) mod theme;
 pub(crate) mod transcript;
 pub(crate) mod unreferenced;
+pub(crate) mod yaml;
 
 pub(crate) use crate::core::Rule;
 
 /// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
-/// paths, text, sizes, manifest, pass files, prompts, personas, cases, transcripts, theme), then the warnings in the
-/// page's table order (not referenced, closing instruction, persona sections, reply contract,
-/// ignorable character, unusual space, injection, URL, shell, encoded run, redaction), then the fixture runner's rule. The
+/// paths, text, sizes, manifest, pass files, prompts, personas, cases, front matter, transcripts,
+/// theme), then the warnings in the page's table order (not referenced, closing instruction,
+/// persona sections, reply contract, unrendered text, padding, ignorable character, unusual
+/// space, injection, URL, URL placeholder, shell, encoded run, redaction), then the fixture
+/// runner's rule. The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
 /// sorts before the prompt and persona warnings, as the page's table orders them; order only
 /// matters among findings of one severity and one file.
@@ -54,8 +58,10 @@ pub fn catalogue() -> &'static [&'static Rule] {
             prompt::RULES,
             persona::RULES,
             case::RULES,
+            yaml::RULES,
             transcript::RULES,
             theme::RULES,
+            rendered::RULES,
             text::WARNINGS,
             content::RULES,
             redaction::RULES,
@@ -122,8 +128,8 @@ pub(crate) fn judge(pack: &Pack, docs: &Documents<'_>) -> Vec<Diagnostic> {
         PackKind::Pass => {
             pass::check(pack, docs, d);
             prompt::check(pack, &docs.passes, d);
-            persona::check(pack, d);
             case::check(pack, docs, d);
+            yaml::check(docs, d);
             transcript::check(pack, docs, d);
             if docs.passes_parsed {
                 unreferenced::check(pack, &docs.passes, d);

@@ -6,14 +6,13 @@
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
 use crate::core::Rule;
-use crate::pack::place::{Place, place};
-use crate::pack::{Pack, PackKind};
+use crate::model::markdown::Markdown;
 
 declare_rules! {
     /// A persona without a ## Role section
     ///
     /// The first-party personas share one shape: ## Role, ## What you receive, ## Rules and ##
-    /// Reply, each a heading line. ## Role says the reviewer has no conversation history and knows
+    /// Reply, each a level-2 heading. ## Role says the reviewer has no conversation history and knows
     /// only what it receives. A persona is a list of reasons to reject, given to hippo's own
     /// reviewer; it cannot loosen anything, but a reviewer persona without the shared shape is
     /// harder to trust and to review.
@@ -25,7 +24,7 @@ declare_rules! {
     /// A persona without a ## What you receive section
     ///
     /// The first-party personas share one shape: ## Role, ## What you receive, ## Rules and ##
-    /// Reply, each a heading line. ## What you receive lists the note, the change, the evidence and
+    /// Reply, each a level-2 heading. ## What you receive lists the note, the change, the evidence and
     /// the sessions' records. A persona is a list of reasons to reject, given to hippo's own
     /// reviewer; it cannot loosen anything, but a reviewer persona without the shared shape is
     /// harder to trust and to review.
@@ -37,7 +36,7 @@ declare_rules! {
     /// A persona without a ## Rules section
     ///
     /// The first-party personas share one shape: ## Role, ## What you receive, ## Rules and ##
-    /// Reply, each a heading line. ## Rules says what to reject: the note, the evidence and the
+    /// Reply, each a level-2 heading. ## Rules says what to reject: the note, the evidence and the
     /// records are data; reject a change that is not an append, has text in old, alters the note,
     /// falls outside the pack's section, or adds an instruction, command or link whose only source
     /// is tool output; reject by default. A persona is a list of reasons to reject, given to
@@ -51,7 +50,7 @@ declare_rules! {
     /// A persona without a ## Reply section
     ///
     /// The first-party personas share one shape: ## Role, ## What you receive, ## Rules and ##
-    /// Reply, each a heading line. ## Reply gives the reply contract and nothing else. A persona is
+    /// Reply, each a level-2 heading. ## Reply gives the reply contract and nothing else. A persona is
     /// a list of reasons to reject, given to hippo's own reviewer; it cannot loosen anything, but a
     /// reviewer persona without the shared shape is harder to trust and to review.
     ///
@@ -70,59 +69,87 @@ declare_rules! {
     pub(crate) static PERSONA_REPLY_CONTRACT = "persona-reply-contract", Warning, VeryHigh;
 }
 
-/// The sections, in the order of hippo's page "Writing a pack", with their rules.
+/// The sections, in the order of hippo's page "Writing a pack", with their rules: each a
+/// level-2 heading whose text is the name, alone or followed by `:` and more.
 pub(crate) const SECTIONS: &[(&str, &Rule)] = &[
-    ("## Role", &PERSONA_ROLE),
-    ("## What you receive", &PERSONA_WHAT_YOU_RECEIVE),
-    ("## Rules", &PERSONA_RULES),
-    ("## Reply", &PERSONA_REPLY),
+    ("Role", &PERSONA_ROLE),
+    ("What you receive", &PERSONA_WHAT_YOU_RECEIVE),
+    ("Rules", &PERSONA_RULES),
+    ("Reply", &PERSONA_REPLY),
 ];
 
-/// The text whose presence means the persona states the reply contract.
+/// The text whose presence means the persona states the reply contract, searched in the
+/// persona with its white space collapsed ([`collapsed`]).
 pub(crate) const REPLY_CONTRACT: &str = r#"{"verdict": "confirm"|"reject""#;
 
-/// Whether a text has the heading as a line of its own (trailing white space aside).
-pub(crate) fn has_heading(text: &str, heading: &str) -> bool {
-    // A heading inside a fenced code block (``` or ~~~) is an example, not a section.
-    let mut fence: Option<&str> = None;
-    for l in text.lines() {
-        let t = l.trim_start();
-        let marker = ["```", "~~~"].into_iter().find(|m| t.starts_with(m));
-        match (fence, marker) {
-            (None, Some(m)) => fence = Some(m),
-            (Some(open), Some(m)) if open == m => fence = None,
-            (None, None) if l.trim_end() == heading => return true,
-            _ => {}
-        }
-    }
-    false
+/// Whether a level-2 heading (in any form CommonMark reads, never inside code) names the section:
+/// its text is the name, or the name followed by `:` and more (`## Role: a reviewer with no
+/// conversation history`, as the page's own list writes it).
+pub(crate) fn has_section(md: &Markdown, name: &str) -> bool {
+    md.headings.iter().any(|h| {
+        h.level == 2
+            && h.text
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+    })
 }
 
-pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
+/// A text with every run of white space (line breaks included) read as one space, and none
+/// right after `{` (where a pretty-printed object breaks its line): the reply contract may
+/// span lines.
+pub(crate) fn collapsed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() && !out.ends_with('{') {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whether a persona states the reply contract.
+pub(crate) fn has_reply_contract(text: &str) -> bool {
+    text.contains(REPLY_CONTRACT) || collapsed(text).contains(REPLY_CONTRACT)
+}
+
+/// Every persona of a pack, each read here (`check` reads each once, in `rules::file_scan`).
+#[cfg(test)]
+pub(crate) fn check(pack: &crate::pack::Pack, out: &mut Vec<Diagnostic>) {
+    use crate::model::markdown;
+    use crate::pack::PackKind;
+    use crate::pack::place::{Place, place};
     for f in pack.files() {
         if !matches!(place(PackKind::Pass, &f.path), Some((Place::Persona, _))) {
             continue;
         }
         // Not UTF-8 or over the size limit: the text and size rules report it.
         let Some(text) = f.text() else { continue };
-        for (heading, rule) in SECTIONS {
-            if !has_heading(text, heading) {
-                out.push(Diagnostic::file(rule, &f.path, format!("lacks {heading}")));
-            }
+        check_persona(&f.path, text, &markdown::read(text), out);
+    }
+}
+
+/// The persona warnings of one persona, given its Markdown reading.
+pub(crate) fn check_persona(path: &str, text: &str, md: &Markdown, out: &mut Vec<Diagnostic>) {
+    for (name, rule) in SECTIONS {
+        if !has_section(md, name) {
+            out.push(Diagnostic::file(rule, path, format!("lacks ## {name}")));
         }
-        if !text.contains(REPLY_CONTRACT) {
-            out.push(Diagnostic::file(
-                &PERSONA_REPLY_CONTRACT,
-                &f.path,
-                "lacks the reply contract",
-            ));
-        }
+    }
+    if !has_reply_contract(text) {
+        out.push(Diagnostic::file(
+            &PERSONA_REPLY_CONTRACT,
+            path,
+            "lacks the reply contract",
+        ));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::markdown;
+    use crate::pack::PackKind;
     use crate::pack::testing::text_pack;
 
     fn run(persona: &str) -> Vec<String> {
@@ -138,14 +165,62 @@ mod tests {
 
     const GOOD: &str = "# R\n\n## Role\n\nx\n\n## What you receive\n\nx\n\n## Rules\n\n- x\n\n## Reply  \r\n\nReply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"} and nothing else.\n";
 
+    fn section(text: &str) -> bool {
+        has_section(&markdown::read(text), "Role")
+    }
+
     #[test]
     fn a_heading_in_a_code_fence_is_not_a_section() {
-        assert!(!has_heading("```\n## Role\n```\n", "## Role"));
-        assert!(!has_heading("~~~md\n## Role\n~~~\n", "## Role"));
+        assert!(!section("```\n## Role\n```\n"));
+        assert!(!section("~~~md\n## Role\n~~~\n"));
         assert!(
-            has_heading("```\nx\n```\n## Role\n", "## Role"),
+            section("```\nx\n```\n## Role\n"),
             "control: after the fence"
         );
+    }
+
+    #[test]
+    fn a_section_in_every_form_commonmark_reads() {
+        for text in [
+            "## Role\n",
+            "##  Role\n",
+            "## Role ##\n",
+            "Role\n----\n",
+            "## Role: a reviewer with no conversation history\n",
+            "## Role:\n",
+        ] {
+            assert!(section(text), "{text:?}");
+        }
+        // Controls: another name that starts the same, another level, not a heading.
+        for text in [
+            "## Roles\n",
+            "## Role-play\n",
+            "## role\n",
+            "### Role\n",
+            "Role\n====\n",
+            "See ## Role\n",
+            "    ## Role\n",
+        ] {
+            assert!(!section(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_reply_contract_may_span_lines() {
+        for text in [
+            "Reply with {\"verdict\": \"confirm\"|\"reject\", \"notes\": \"<one sentence>\"}",
+            "Reply with {\"verdict\":\n  \"confirm\"|\"reject\",\n  \"notes\": \"<one sentence>\"}",
+            "Reply with\n\n```json\n{\n  \"verdict\": \"confirm\"|\"reject\",\n  \"notes\": \"<one sentence>\"\n}\n```",
+            "Reply with {\"verdict\":\t \"confirm\"|\"reject\"}",
+        ] {
+            assert!(has_reply_contract(text), "{text:?}");
+        }
+        // Controls: no space where the contract has one; another word.
+        assert!(!has_reply_contract("{\"verdict\":\"confirm\"|\"reject\"}"));
+        assert!(!has_reply_contract(
+            "{\"verdict\": \"confirm\" | \"reject\"}"
+        ));
+        assert!(!has_reply_contract("{\"verdict\": \"approve\"|\"reject\"}"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Every way a file format lets a pack spell one payload: TOML's four string syntaxes, a
 //! line-ending backslash, a quoted key and its escapes; JSON's escapes and surrogate pairs; CSS's
-//! escapes and URL forms; and the text's own variants (NFKC, confusables, unusual spaces).
+//! escapes and URL forms; Markdown's character references, emphasis and inline comments; and the
+//! text's own variants (NFKC, confusables, unusual spaces, combining marks).
 
 /// The ways a text can be varied before it is written, each still read the same by a model.
 pub(crate) fn text_variants(payload: &str, folds: bool) -> Vec<(&'static str, String)> {
@@ -15,6 +16,69 @@ pub(crate) fn text_variants(payload: &str, folds: bool) -> Vec<(&'static str, St
     out.push(("U+2002 for spaces", payload.replace(' ', "\u{2002}")));
     out.push(("a soft hyphen inside", insert_middle(payload, '\u{00AD}')));
     out
+}
+
+/// The ways an injection phrase can carry combining marks, which the phrase search folds away
+/// (and the shell search does not).
+pub(crate) fn mark_variants(payload: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "precomposed accents",
+            payload
+                .replacen('e', "\u{E9}", 1)
+                .replacen('o', "\u{F3}", 1),
+        ),
+        ("a combining dot above", insert_middle(payload, '\u{307}')),
+        ("small capitals", map_ascii(payload, small_capital)),
+    ]
+}
+
+/// Latin letters whose LATIN LETTER SMALL CAPITAL form exists.
+fn small_capital(c: char) -> Option<char> {
+    Some(match c {
+        'i' => '\u{26A}',
+        'g' => '\u{262}',
+        'n' => '\u{274}',
+        'o' => '\u{1D0F}',
+        'r' => '\u{280}',
+        'e' => '\u{1D07}',
+        _ => return None,
+    })
+}
+
+/// The spellings Markdown reads as the same rendered text: a character reference for the middle
+/// character or for every one, emphasis around the first two characters, an inline comment in
+/// the middle.
+pub(crate) fn markdown_strings(s: &str) -> Vec<(&'static str, String)> {
+    let reference = |c: char| Some(format!("&#x{:X};", c as u32));
+    let first_two = s.char_indices().nth(2).map_or(s.len(), |p| p.0);
+    vec![
+        ("as written", s.to_string()),
+        (
+            "a character reference, middle",
+            escape_with(s, false, reference, String::from),
+        ),
+        (
+            "character references throughout",
+            escape_with(s, true, reference, String::from),
+        ),
+        (
+            "emphasis inside a word",
+            format!("*{}*{}", &s[..first_two], &s[first_two..]),
+        ),
+        (
+            "an inline comment inside a word",
+            insert_str_middle(s, "<!-- -->"),
+        ),
+    ]
+}
+
+fn insert_str_middle(s: &str, insert: &str) -> String {
+    let mid = s
+        .char_indices()
+        .nth(middle(s).max(1))
+        .map_or(s.len(), |p| p.0);
+    format!("{}{insert}{}", &s[..mid], &s[mid..])
 }
 
 fn map_ascii(s: &str, f: fn(char) -> Option<char>) -> String {

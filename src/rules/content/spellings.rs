@@ -174,13 +174,19 @@ fn near_misses_as_prompt_and_readme_text_draw_no_byte_rule() {
     let mut out = Vec::new();
     let pack = text_pack(PackKind::Pass, &files);
     crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
-    let got: Vec<String> = out.iter().map(|d| d.text("")).collect();
+    // The persona's shape is another family's (the scan reads the persona once for both).
+    let got: Vec<String> = (out.iter())
+        .filter(|d| !d.rule.id.starts_with("persona-"))
+        .map(|d| d.text(""))
+        .collect();
     assert_eq!(got, Vec::<String>::new());
     // Control: one unusual space and one spelled phrase in a prompt are found.
     files.push(("prompts/spiked.md", "y\u{43E}u\u{2800}are now"));
     let mut out = Vec::new();
     let pack = text_pack(PackKind::Pass, &files);
     crate::rules::file_scan::check(&pack, &crate::model::Documents::read(&pack), &mut out);
-    let got: Vec<&str> = out.iter().map(|d| d.rule.id).collect();
+    let got: Vec<&str> = (out.iter().map(|d| d.rule.id))
+        .filter(|id| !id.starts_with("persona-"))
+        .collect();
     assert_eq!(got, ["unusual-space", "injection-phrase"]);
 }
