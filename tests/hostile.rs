@@ -331,7 +331,9 @@ fn binary_files_and_empty_packs_and_files_given_as_packs() {
     // A file is checked as part of its pack, and only its findings are printed.
     let r = run(tmp.path(), &["check", "pack/templates/blob.md"]);
     assert!(
-        r.stdout.lines().all(|l| l.starts_with("error templates/blob.md:")),
+        r.stdout
+            .lines()
+            .all(|l| l.starts_with("error templates/blob.md:")),
         "{}",
         r.stdout
     );
