@@ -1,21 +1,18 @@
-# syntax=docker/dockerfile:1
+# The hippo-packs GitHub Action built from source: what `runs.image: Dockerfile` builds for
+# `@main` and `@<sha>` (docs/action.md, "The image"). Two stages, and every file they copy is in
+# a fresh checkout, so Docker's legacy builder (which builds every stage) builds it too:
 #
-# The hippo-packs GitHub Action: one static binary in an empty image (docs/action.md, "The
-# image"). Three stages:
+#   build        compiles the release binary from source on a pinned Alpine toolchain, whose
+#                native musl target links a static-pie binary; TLS roots are compiled in
+#                (webpki-roots), so the final image needs no CA bundle.
+#   from-source  the build stage's binary in an empty image.
 #
-#   build       compiles the release binary from source on a pinned Alpine toolchain, whose
-#               native musl target links a static-pie binary; TLS roots are compiled in
-#               (webpki-roots), so the final image needs no CA bundle.
-#   prebuilt    the release image: a static binary built outside (the release workflow's
-#               musl builds, scripts/container-test.sh's), from dist/<arch>/ in the context:
-#               `docker buildx build --target prebuilt --platform linux/amd64,linux/arm64 .`
-#   from-source the default target, what `runs.image: Dockerfile` builds: the build stage's
-#               binary in the same empty image.
-#
-# No USER and no WORKDIR in the final stages: GitHub runs the container as root with
-# --workdir /github/workspace.
+# The release image is release.Dockerfile: the release workflow's static binaries, no compiler.
+# The base is pinned by digest (the index digest of the tag, for every platform); Dependabot's
+# docker updates (.github/dependabot.yml) move tag and digest together. No USER and no WORKDIR
+# in the final stage: GitHub runs the container as root with --workdir /github/workspace.
 
-FROM rust:1.95.0-alpine3.23 AS build
+FROM rust:1.95.0-alpine3.23@sha256:606fd313a0f49743ee2a7bd49a0914bab7deedb12791f3a846a34a4711db7ed2 AS build
 
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
@@ -32,14 +29,6 @@ RUN cargo build --release --locked \
     && chmod 1777 /out/tmp \
     && cp target/release/hippo-packs /out/hippo-packs
 
-# The release image: dist/<arch>/ holds `hippo-packs` (static) and an empty `tmp/` (mode 1777,
-# where `test` makes its temporary home and workspace). TARGETARCH is amd64 or arm64.
-FROM scratch AS prebuilt
-ARG TARGETARCH
-COPY dist/${TARGETARCH}/ /
-ENTRYPOINT ["/hippo-packs"]
-
-# Built from source: the default target.
 FROM scratch AS from-source
 COPY --from=build /out/tmp /tmp
 COPY --from=build /out/hippo-packs /hippo-packs

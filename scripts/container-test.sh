@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The container test (docs/action.md, "The container test"): builds the release image's
-# `prebuilt` stage from a static binary and runs `hippo-packs ci` in it exactly as GitHub's
+# The container test (docs/action.md, "The container test"): builds the release image
+# (release.Dockerfile, from dist/ as its context) from a static binary and runs `hippo-packs ci` in it exactly as GitHub's
 # runner runs a Docker action (actions/runner's ContainerActionHandler): --workdir
 # /github/workspace with the workspace mounted there, owned by the runner's user (1001);
 # HOME=/github/home mounted from $RUNNER_TEMP/_github_home and RUNNER_TEMP passed with the
@@ -57,14 +57,15 @@ if file "$bin" 2>/dev/null | grep -q "dynamically linked"; then
 fi
 echo "binary: $kind, $(stat -c %s "$bin") bytes"
 
-# 2. The image: the Dockerfile's `prebuilt` stage, FROM scratch (nothing is pulled).
+# 2. The image: release.Dockerfile, FROM scratch (nothing is pulled), dist/ staged as the
+# release workflow stages it.
 rm -rf dist
 mkdir -p dist/amd64/tmp
 chmod 1777 dist/amd64/tmp
 cp "$bin" dist/amd64/hippo-packs
 buildah --storage-driver vfs bud --quiet --layers=false --pull=false \
-    --target prebuilt --build-arg TARGETARCH=amd64 --platform linux/amd64 \
-    -t "$image" . >/dev/null
+    --file release.Dockerfile --build-arg TARGETARCH=amd64 --platform linux/amd64 \
+    -t "$image" dist >/dev/null
 size=$(podman_ image inspect --format '{{.Size}}' "$image")
 echo "image: $image, $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1000000 }'))"
 [ "$size" -lt 15000000 ] || fail "the image is $size bytes, over the 15 MB goal"

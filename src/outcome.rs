@@ -87,7 +87,7 @@ pub struct PackReport {
     pub kind: Option<PackKind>,
     /// `skipped <path>` entries, in walk order.
     pub skipped: Vec<String>,
-    /// The skipped folders whose name starts with `.` ([`crate::pack::Pack::hidden_folders`]):
+    /// The folders the walk skipped ([`crate::pack::Pack::hidden_folders`]):
     /// where `ci`'s discovery looks for packs inside this one. No output shows them.
     pub hidden_folders: Vec<(String, bool)>,
     /// Sorted as docs/ordering.md orders them.

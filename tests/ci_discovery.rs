@@ -1,6 +1,7 @@
 //! Packs the Action must not miss. Every folder holding a `pack.toml` is a pack,
 //! at any depth down to 64 levels, except inside `.git`; a folder discovery cannot enter is an
-//! error naming it, which under `scope: changed` gates when the pull request touches it.
+//! error naming it, which under `scope: changed` gates when the pull request touches it; a
+//! pull request that changes `.gitmodules` touches every folder it names.
 
 mod common;
 
@@ -146,5 +147,60 @@ fn under_scope_changed_a_blocked_folder_gates_when_touched() {
             .args(&["--upload", "false", "--test", "false"])
             .run(ws.path());
         assert_eq!(r.code, code, "{file}: {r}");
+    }
+}
+
+/// A repository whose `.gitmodules` names `packs/sub`, beside a good pack: the submodule not
+/// checked out (an empty folder), or checked out holding a broken pack.
+fn with_submodule(checked_out: bool) -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    std::fs::create_dir_all(w.join(".git")).unwrap();
+    good_pack(&w.join("packs/good"));
+    std::fs::create_dir_all(w.join("packs/sub")).unwrap();
+    if checked_out {
+        std::fs::write(w.join("packs/sub/.git"), "gitdir: ../../.git/modules/sub\n").unwrap();
+        broken_pack(&w.join("packs/sub/p"));
+    }
+    std::fs::write(
+        w.join(".gitmodules"),
+        "[submodule.sub]\n\tpath = packs/sub\n\turl = https://example.com/sub.git\n",
+    )
+    .unwrap();
+    std::fs::write(w.join("README.md"), "# packs\n").unwrap();
+    ws
+}
+
+#[test]
+fn a_pull_request_changing_gitmodules_gates_the_folders_it_names() {
+    let event = pr_event();
+    for (checked_out, file, code) in [
+        (false, ".gitmodules", 1),
+        (true, ".gitmodules", 1),
+        // Controls: the same workspaces, the pull request touching only the README.
+        (false, "README.md", 0),
+        (true, "README.md", 0),
+    ] {
+        let ws = with_submodule(checked_out);
+        let server = files_server(file);
+        let r = Ci::new()
+            .set_all(&[
+                ("GITHUB_EVENT_NAME", "pull_request"),
+                ("GITHUB_REPOSITORY", "octo/packs"),
+                ("INPUT_TOKEN", "ghs_test"),
+            ])
+            .api(&server.url)
+            .event(&event)
+            .args(&["--upload", "false", "--test", "false"])
+            .run(ws.path());
+        assert_eq!(r.code, code, "checked out {checked_out}, {file}: {r}");
+        if file == ".gitmodules" {
+            assert!(
+                r.stdout.contains(
+                    "changes .gitmodules, so the 1 folder it names count as changed: packs/sub"
+                ),
+                "{r}"
+            );
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! Packs the gate must find and names it must refuse where they hide (docs/action.md, "Finds
-//! the packs"): a link from the searched root to a folder above a pack outside it, a pack inside
-//! another pack's dot-folder, a submodule that is not checked out, a folder name holding a bidi
-//! control. Each beside a control that shows the same workspace without the trick.
+//! the packs"): a link from the searched root to a folder above a pack outside it, or behind a
+//! second link, a pack inside another pack's dot-folder or its `origin.json` folder, a manifest
+//! named `Pack.toml`, a submodule that is not checked out (in every spelling of `.gitmodules`),
+//! a folder name holding a bidi control. Each beside a control that shows the same workspace
+//! without the trick.
 
 mod common;
 
@@ -217,4 +219,148 @@ fn a_shard_and_a_whole_job_find_the_same_packs_inside_packs() {
     };
     assert_eq!(lines(&whole), lines(&shard), "{whole}\n{shard}");
     assert_eq!(whole.out("errors"), shard.out("errors"));
+}
+
+#[test]
+fn a_pack_in_a_folder_named_origin_json_at_a_packs_top_is_found() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    broken_pack(&w.join("packs/good/origin.json/evil"));
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (1, Some("2")), "{r}");
+    assert!(failing(&r, "packs/good/origin.json/evil"), "{r}");
+    // Control: the page's file by that name is skipped and holds no pack.
+    std::fs::remove_dir_all(w.join("packs/good/origin.json")).unwrap();
+    std::fs::write(w.join("packs/good/origin.json"), "{}\n").unwrap();
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+}
+
+#[test]
+fn a_manifest_named_in_another_case_is_a_pack_whose_check_names_the_file() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    good_pack(&w.join("packs/cased"));
+    std::fs::rename(
+        w.join("packs/cased/pack.toml"),
+        w.join("packs/cased/Pack.toml"),
+    )
+    .unwrap();
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (1, Some("2")), "{r}");
+    assert!(failing(&r, "packs/cased"), "{r}");
+    assert!(
+        r.errors()
+            .iter()
+            .any(|e| e.contains("unexpected file Pack.toml")),
+        "{r}"
+    );
+    // Control: the same folder under any other name is no pack.
+    std::fs::rename(
+        w.join("packs/cased/Pack.toml"),
+        w.join("packs/cased/Pack.toml.bak"),
+    )
+    .unwrap();
+    let r = ci(w, ".");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+}
+
+#[test]
+fn a_pack_behind_two_links_is_an_error_at_the_first() {
+    let ws = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let (w, o) = (ws.path(), outside.path());
+    good_pack(&w.join("packs/good"));
+    std::fs::create_dir_all(o.join("first")).unwrap();
+    broken_pack(&o.join("second/evil"));
+    std::os::unix::fs::symlink(o.join("second"), o.join("first/next")).unwrap();
+    std::os::unix::fs::symlink(o.join("first"), w.join("packs/more")).unwrap();
+    let r = ci(w, "packs");
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        r.errors().iter().any(|e| e.contains(
+            "packs/more: a symbolic link to a folder outside the searched root that holds a pack.toml"
+        )),
+        "{r}"
+    );
+    // Control: the second link leads to no pack.
+    std::fs::remove_dir_all(o.join("second/evil")).unwrap();
+    let r = ci(w, "packs");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+}
+
+/// 1,900 links into one deep folder outside the root: each of its folders is searched once,
+/// so the run's one budget of 10,000 entries for link searches is not reached (searched once
+/// per link, the 50 levels would cost it many times over).
+#[test]
+fn links_into_one_deep_folder_cost_one_search_of_it() {
+    let ws = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let w = ws.path();
+    good_pack(&w.join("packs/good"));
+    let mut levels = vec![outside.path().join("deep")];
+    for i in 1..50 {
+        levels.push(levels[i - 1].join(format!("d{i}")));
+    }
+    std::fs::create_dir_all(levels.last().unwrap()).unwrap();
+    for i in 0..200 {
+        std::fs::write(levels[i % 50].join(format!("f{i}")), "").unwrap();
+    }
+    std::fs::create_dir_all(w.join("packs/links")).unwrap();
+    for i in 0..1_900 {
+        std::os::unix::fs::symlink(&levels[i % 50], w.join(format!("packs/links/l{i}"))).unwrap();
+    }
+    let r = ci(w, "packs");
+    assert_eq!((r.code, r.out("packs")), (0, Some("1")), "{r}");
+    assert!(!r.all_text().contains("symbolic link"), "{r}");
+    // Control: a pack at the bottom makes every link that reaches it an error.
+    broken_pack(&levels[49].join("evil"));
+    let r = ci(w, "packs");
+    assert_eq!(r.code, 1, "{r}");
+    let linked = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("error packs/links/l") && l.contains("holds a pack.toml"))
+        .count();
+    assert_eq!(linked, 1_900, "{r}");
+}
+
+#[test]
+fn gitmodules_is_read_in_every_spelling_git_accepts() {
+    for (spelling, modules) in [
+        (
+            "a dotted subsection",
+            "[submodule.evil]\n\tpath = packs/sub\n",
+        ),
+        (
+            "the value on the header line",
+            "[submodule \"evil\"] path = packs/sub\n",
+        ),
+        (
+            "a continued value",
+            "[submodule \"evil\"]\n\tpath = packs/\\\nsub\n",
+        ),
+    ] {
+        let ws = with_submodule();
+        std::fs::write(ws.path().join(".gitmodules"), modules).unwrap();
+        let r = ci(ws.path(), "packs");
+        assert_eq!(r.code, 1, "{spelling}: {r}");
+        assert!(
+            r.errors()
+                .iter()
+                .any(|e| e.contains("packs/sub: a submodule (.gitmodules) that is not checked out")),
+            "{spelling}: {r}"
+        );
+    }
+    // Control: an entry naming another folder leaves packs/sub a plain empty folder.
+    let ws = with_submodule();
+    std::fs::write(
+        ws.path().join(".gitmodules"),
+        "[submodule.evil]\n\tpath = packs/other\n",
+    )
+    .unwrap();
+    let r = ci(ws.path(), "packs");
+    assert_eq!(r.code, 0, "{r}");
 }

@@ -201,7 +201,10 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
         "workflow_dispatch:",
         "--platform linux/amd64,linux/arm64",
         "--provenance=mode=max --sbom=true",
-        "--target prebuilt",
+        "--file release.Dockerfile",
+        "environment: release",
+        "DOCKER_CONFIG=$(mktemp -d)",
+        "make the package public",
         "scripts/pin-image.sh \"$IMAGE\" \"$TAG\" \"$DIGEST\" action.yml",
         "push origin HEAD:refs/heads/main",
         "-f \"ref=refs/tags/$TAG\" -f \"sha=$release\"",
@@ -225,7 +228,11 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
         assert!(!release.contains(forced), "release.yml forces: {forced:?}");
     }
     let dockerfile = read("Dockerfile");
-    assert!(dockerfile.contains("FROM scratch AS prebuilt"));
+    assert!(
+        !dockerfile.contains("dist/"),
+        "the source build copies nothing a checkout lacks"
+    );
+    assert!(read("release.Dockerfile").contains("FROM scratch\n"));
     let last = dockerfile.rfind("FROM ").unwrap();
     assert!(
         dockerfile[last..].starts_with("FROM scratch AS from-source"),
@@ -239,6 +246,34 @@ fn workflows_pin_every_action_by_commit_and_the_release_keeps_its_promises() {
             "dependabot lacks {eco}"
         );
     }
+}
+
+/// Whether a workflow's `release` job, in the protected environment, pulls the image without
+/// credentials before it pins and tags anything.
+fn pulls_anonymously_first(workflow: &str) -> bool {
+    let Some((_, job)) = jobs(workflow).into_iter().find(|(n, _)| n == "release") else {
+        return false;
+    };
+    let (Some(pulled), Some(pinned)) = (job.find("docker pull"), job.find("scripts/pin-image.sh"))
+    else {
+        return false;
+    };
+    job.contains("    environment: release\n")
+        && job.contains("DOCKER_CONFIG=$(mktemp -d)")
+        && job.contains("make the package public")
+        && !job.contains("docker login")
+        && pulled < pinned
+}
+
+#[test]
+fn the_release_job_pulls_the_image_as_anyone_would_before_it_tags() {
+    let release = read(".github/workflows/release.yml");
+    assert!(pulls_anonymously_first(&release));
+    // Control: a release job without the environment and the pull is caught.
+    let old = release
+        .replace("    environment: release\n", "")
+        .replace("docker pull", "true");
+    assert!(!pulls_anonymously_first(&old));
 }
 
 /// The jobs of a workflow as (name, text): split at the two-space-indented keys under `jobs:`.

@@ -9,6 +9,8 @@ mod submodules;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use submodules::changed_entries;
+
 use std::path::{Path, PathBuf};
 
 use crate::outcome::PackReport;
@@ -25,10 +27,11 @@ pub(crate) enum Blocked {
     NotUtf8,
     /// Deeper than [`MAX_DEPTH`] levels.
     TooDeep,
-    /// A symbolic link whose target lies outside the searched root and holds a `pack.toml`.
+    /// A symbolic link whose target lies outside the searched root and holds a `pack.toml` in or
+    /// below it (through further links too).
     Link,
-    /// A symbolic link whose target lies outside the searched root and holds more entries than
-    /// the search for a `pack.toml` looks at.
+    /// A symbolic link whose target lies outside the searched root and could not be searched to
+    /// the end within the run's budget for link searches.
     LinkTooLarge,
     /// It could not be read (the reason).
     Unreadable(String),
@@ -53,9 +56,9 @@ impl Blocked {
             Blocked::TooDeep => {
                 format!("deeper than {MAX_DEPTH} levels; discovery does not search it for packs")
             }
-            Blocked::Link => "a symbolic link to a folder outside the searched root that holds a pack.toml; discovery never follows a link, so that pack would go unchecked".into(),
+            Blocked::Link => "a symbolic link to a folder outside the searched root that holds a pack.toml, in it or behind further links; discovery checks no pack through a link, so that pack would go unchecked".into(),
             Blocked::LinkTooLarge => format!(
-                "a symbolic link to a folder outside the searched root with more than {} entries; discovery never follows a link and cannot tell whether a pack there would go unchecked",
+                "a symbolic link to a folder outside the searched root that discovery could not search to the end: the searches behind this run's links look at {} entries at most, so it cannot tell whether a pack there would go unchecked",
                 link::SEARCH_LIMIT
             ),
             Blocked::Unreadable(why) => format!("cannot be searched for packs: {why}"),
@@ -91,8 +94,8 @@ pub(crate) struct Found {
 
 /// Every folder under `root` holding a `pack.toml`, in byte order of their paths, never under
 /// `.git` and never through a symbolic link. Dot-folders, `target/` and `node_modules/` are
-/// searched like any other; inside a pack only the dot-folders its walk skips, found by the walk
-/// itself ([`crate::pack::walk::hidden_folders`]). Paths are `root` joined with the relative path
+/// searched like any other; inside a pack only the folders its walk skips (dot-folders, an
+/// `origin.json` folder at its top), found by the walk itself ([`crate::pack::walk::hidden_folders`]). Paths are `root` joined with the relative path
 /// (`root` itself when it is a pack); with `root` `.`, just the relative path.
 pub(crate) fn discover(root: &str) -> std::io::Result<Found> {
     let mut search = Search::new(root)?;
@@ -117,9 +120,9 @@ pub(crate) struct FoundPack {
 }
 
 /// Discovery in steps: [`Search::step`] finds the packs under the folders still to search
-/// without entering them, [`Search::enter`] enters a pack through the dot-folders its walk
+/// without entering them, [`Search::enter`] enters a pack through the folders its walk
 /// skipped, until a step finds nothing. Whoever walks the packs anyway (`ci` checking every
-/// pack) hands the walk's dot-folders to `enter`, so a pack's folders are listed once.
+/// pack) hands the walk's skipped folders to `enter`, so a pack's folders are listed once.
 pub(crate) struct Search {
     root: String,
     links: link::Links,
@@ -156,7 +159,9 @@ impl Search {
     pub(crate) fn step(&mut self) -> Vec<FoundPack> {
         let mut new = Vec::new();
         while let Some((dir, rel)) = self.stack.pop() {
-            if dir.join("pack.toml").symlink_metadata().is_ok() {
+            // `pack.toml` itself costs one look; another spelling shows in the listing.
+            let is_pack = dir.join("pack.toml").symlink_metadata().is_ok();
+            if is_pack || self.folder(&dir, &rel) {
                 let shown = join_rel(&self.root, &rel);
                 self.packs.push((rel.clone(), shown.clone()));
                 new.push(FoundPack {
@@ -164,27 +169,31 @@ impl Search {
                     path: dir,
                     rel,
                 });
-                continue;
             }
-            self.folder(dir, rel);
         }
         new
     }
 
-    /// One folder that is not a pack: its subfolders are searched, or are findings.
-    fn folder(&mut self, dir: PathBuf, rel: Vec<String>) {
-        let entries = match std::fs::read_dir(&dir) {
+    /// One folder without `pack.toml`: `true` when it holds the manifest in another case
+    /// (`Pack.toml`, a pack on a case-insensitive disk), else its subfolders are searched, or
+    /// are findings.
+    fn folder(&mut self, dir: &Path, rel: &[String]) -> bool {
+        let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
             Err(e) => {
                 let why = Blocked::Unreadable(e.to_string());
                 self.found
                     .blocked
-                    .push((join_rel(&self.root, &rel), dir, why));
-                return;
+                    .push((join_rel(&self.root, rel), dir.to_path_buf(), why));
+                return false;
             }
         };
         let mut children: Vec<(Vec<u8>, PathBuf, String, Option<Blocked>)> = Vec::new();
-        for e in entries.flatten() {
+        let entries: Vec<std::fs::DirEntry> = entries.flatten().collect();
+        if entries.iter().any(|e| is_manifest(&e.file_name())) {
+            return true;
+        }
+        for e in entries {
             let name = e.file_name();
             if name == ".git" {
                 continue;
@@ -198,7 +207,7 @@ impl Search {
         children.sort_by(|a, b| a.0.cmp(&b.0));
         // Depth first, in byte order: the stack holds children in reverse.
         for (_, path, name, step) in children.into_iter().rev() {
-            let mut r = rel.clone();
+            let mut r = rel.to_vec();
             r.push(name);
             match step {
                 Some(why) => self
@@ -208,9 +217,10 @@ impl Search {
                 None => self.stack.push((path, r)),
             }
         }
+        false
     }
 
-    /// Enters the pack `p` through `hidden`, the dot-folders its walk skipped ([`crate::pack::Pack::hidden_folders`]):
+    /// Enters the pack `p` through `hidden`, the folders its walk skipped ([`crate::pack::Pack::hidden_folders`]):
     /// each but `.git` is searched like any folder by the next step, or is a finding.
     pub(crate) fn enter(&mut self, p: &FoundPack, hidden: &[(String, bool)]) {
         for (sub, utf8) in hidden.iter().rev() {
@@ -277,6 +287,18 @@ fn classify(
         return Some(Some(Blocked::TooDeep));
     }
     Some(None)
+}
+
+/// Whether an entry's name is the manifest's without regard to case (`Pack.toml`,
+/// `PACK.TOML`, a Kelvin sign for the `k`): the one file a case-insensitive disk (macOS,
+/// Windows) opens as `pack.toml`. The pack's own check then names the file.
+pub(crate) fn is_manifest(name: &std::ffi::OsStr) -> bool {
+    name.len() <= "pack.toml".len() * 3
+        && name.to_str().is_some_and(|n| {
+            n.chars()
+                .flat_map(char::to_lowercase)
+                .eq("pack.toml".chars())
+        })
 }
 
 fn join_rel(root: &str, rel: &[String]) -> String {

@@ -104,14 +104,33 @@ fn changed(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Result<G
 }
 
 /// The gate of a whole list of changed files: the packs they touch gate, and the log says how
-/// many (`what`: "pull request #7", "the merge group").
+/// many (`what`: "pull request #7", "the merge group"). A changed `.gitmodules` touches every
+/// folder it names.
 fn changed_gate(
     paths: &[String],
     what: &str,
     listed: pulls::Listed,
     cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Gate> {
-    let gated = pulls::touched(paths, &listed.paths);
+    let repo = cx.settings.repository.dir.as_path();
+    let submodules = super::discover::changed_entries(repo, &listed.paths);
+    let mut notes = Vec::new();
+    if !submodules.is_empty() {
+        let note = format!(
+            "scope changed: {what} changes .gitmodules, so the {} {} it names count as changed: {}",
+            submodules.len(),
+            if submodules.len() == 1 {
+                "folder"
+            } else {
+                "folders"
+            },
+            submodules.join(", ")
+        );
+        cx.line(&format!("hippo-packs: {note}"))?;
+        notes.push(note);
+    }
+    let touching: Vec<String> = listed.paths.iter().chain(&submodules).cloned().collect();
+    let gated = pulls::touched(paths, &touching);
     let count = gated.iter().filter(|g| **g).count();
     let n_files = listed.files;
     let note = format!(
@@ -122,9 +141,10 @@ fn changed_gate(
         if paths.len() == 1 { "pack" } else { "packs" }
     );
     cx.line(&format!("hippo-packs: {note}"))?;
+    notes.push(note);
     Ok(Gate {
         gated,
-        notes: vec![note],
+        notes,
         files: Some(listed.paths),
         fails_job: false,
     })

@@ -127,9 +127,9 @@ pub struct Pack {
     files: Vec<PackFile>,
     /// `skipped <path>` lines, in walk order.
     pub(crate) skipped: Vec<String>,
-    /// The skipped entries that are folders with a name starting with `.` (`.git` too), in walk
-    /// order: their paths (lossy where a name is not UTF-8) and whether the name is UTF-8.
-    /// Discovery (`ci`) searches them for packs.
+    /// The skipped entries that are folders (a name starting with `.`, `.git` too, and a folder
+    /// named `origin.json` at the top), in walk order: their paths (lossy where a name is not
+    /// UTF-8) and whether the name is UTF-8. Discovery (`ci`) searches them for packs.
     pub(crate) hidden_folders: Vec<(String, bool)>,
     /// What the walk itself ran into (unreadable entries, the entry limit), in walk order; the
     /// rules layer reports them.

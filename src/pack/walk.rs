@@ -29,7 +29,7 @@ pub fn load(dir: &Path) -> std::io::Result<Pack> {
     walk(dir, true)
 }
 
-/// The dot-folders the walk of the pack at `dir` skips ([`Pack::hidden_folders`]), found by the
+/// The folders the walk of the pack at `dir` skips ([`Pack::hidden_folders`]), found by the
 /// same walk without reading a file but `pack.toml` (which decides the folders it enters).
 /// Nothing when the pack cannot be read (its check says why).
 pub(crate) fn hidden_folders(dir: &Path) -> Vec<(String, bool)> {
@@ -166,7 +166,7 @@ impl Walk {
         let (ft, ino) = type_of(at, name, (listed, ino));
         let lossy = name.to_string_lossy();
         if lossy.starts_with('.') || (depth == 1 && lossy == "origin.json") {
-            if ft == FileType::Directory && lossy.starts_with('.') {
+            if ft == FileType::Directory {
                 self.pack.hidden_folders.push((path.clone(), utf8));
             }
             self.pack.skipped.push(path);

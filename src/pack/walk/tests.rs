@@ -158,7 +158,7 @@ fn control_a_read_of_only_the_stated_size_loses_a_grown_tail() {
 }
 
 #[test]
-fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
+fn the_folders_the_walk_skips_are_found_where_the_walk_goes() {
     use std::os::unix::ffi::OsStrExt;
     let t = tempfile::tempdir().unwrap();
     let p = t.path();
@@ -171,6 +171,8 @@ fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
         "templates/1/2/3/4/5/6/.too-deep",
         "assets/.never",
         "real/.x",
+        "origin.json/p",
+        "prompts/origin.json",
     ] {
         std::fs::create_dir_all(p.join(d)).unwrap();
     }
@@ -181,6 +183,7 @@ fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
     let want: Vec<(String, bool)> = [
         (".a", true),
         (".git", true),
+        ("origin.json", true),
         ("personas/.\u{FFFD}", false),
         ("prompts/.b", true),
         ("templates/1/2/3/4/5/.deepest", true),
@@ -191,7 +194,8 @@ fn the_dot_folders_the_walk_skips_are_found_where_the_walk_goes() {
     assert_eq!(
         hidden_folders(p),
         want,
-        "not a file, a link, a folder the walk does not enter, or below its depth"
+        "a folder named origin.json at the top is skipped as the page's file is, so it is \
+         searched too; deeper it is a folder like any other"
     );
     let pack = load(p).unwrap();
     assert_eq!(
