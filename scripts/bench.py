@@ -26,6 +26,9 @@ for one SARIF upload (10 MB gzipped, 25,000 results).
 With --before BIN it also runs check and test of every registry with BIN and says whether the
 standard output and exit code are byte-identical.
 
+Then the renderers' cost against what they print (scripts/bench_renderers.py, whose table it
+prints): one line of 64 KB holding 16,000 findings, and one of half that, in each format.
+
 Last, the cost a pack controls (scripts/bench_hostile.py, whose table it prints): one hostile
 pack at 1x, 2x and 4x the notes, check and test of each, and whether test's time and memory grow
 no faster than the pack's bytes and stay under 100x its check; then the placeholder pack
@@ -349,8 +352,11 @@ def main():
     if not a.no_ci:
         print_ci(ci_rows, a)
     print_targets(rows, a)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_renderers
+    for binary in [a.bin] + ([a.before] if a.before else []):
+        bench_renderers.table(binary, str(work / "renderers"), max(3, a.pairs // 2), 120)
     if not a.no_hostile:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_hostile
         hostile = argparse.Namespace(bin=a.bin, before=a.before, before_timeout=300,
                                      rounds=max(3, a.pairs), work=str(work / "hostile"))

@@ -253,13 +253,6 @@ pub(crate) fn prefix_for(dir: &str, several: bool) -> String {
     }
 }
 
-/// Checks every folder (in parallel), reports in the order given.
-pub(crate) fn check_all(dirs: &[String]) -> Vec<PackReport> {
-    let mut out = Vec::with_capacity(dirs.len());
-    check_each(dirs, |r| out.push(r));
-    out
-}
-
 /// Checks every folder (in parallel) and hands each report to `sink` in the order given, as
 /// soon as it can: a registry run streams its output in flat memory.
 pub(crate) fn check_each(dirs: &[String], sink: impl FnMut(PackReport)) {

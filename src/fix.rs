@@ -11,6 +11,7 @@ mod lines;
 mod manifest;
 mod prompt;
 mod quotes;
+mod suggest;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -26,6 +27,7 @@ use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
 use edit::Guard;
 pub(crate) use edit::{Edit, Fix};
+pub(crate) use suggest::{fixes_of, suggest};
 
 /// A round fixes what the findings show; the next one checks the result again. A fix can make
 /// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
@@ -69,6 +71,27 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
     let several = dirs.len() > 1;
     let config = Mutex::new(config);
     parallel_map(dirs, |_, d| plan_dir(d, prefix_for(d, several), &config))
+}
+
+/// Checks every folder (in parallel), in the order given, each finding that `--fix` mends
+/// carrying its fix ([`suggest`]): for the formats that mark what is fixable.
+pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
+    let several = dirs.len() > 1;
+    parallel_map(dirs, |_, d| {
+        let (mut report, loaded) =
+            check_dir_with(d, prefix_for(d, several), |report, pack, docs| {
+                // Planned from the check's own documents, while their parses are there.
+                let mut found = report.diagnostics.clone();
+                suggest(pack, &mut found, &|f, own| plan_file(f, own, docs));
+                found.into_iter().map(|d| d.fix).collect::<Vec<_>>()
+            });
+        if let Some((_, fixes)) = loaded {
+            for (d, fix) in report.diagnostics.iter_mut().zip(fixes) {
+                d.fix = fix;
+            }
+        }
+        report
+    })
 }
 
 /// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round
