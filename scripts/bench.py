@@ -26,15 +26,23 @@ for one SARIF upload (10 MB gzipped, 25,000 results).
 With --before BIN it also runs check and test of every registry with BIN and says whether the
 standard output and exit code are byte-identical.
 
+Then the renderers' cost against what they print (scripts/bench_renderers.py, whose table it
+prints): one line of 64 KB holding 16,000 findings, and one of half that, in each format.
+
 Last, the cost a pack controls (scripts/bench_hostile.py, whose table it prints): one hostile
 pack at 1x, 2x and 4x the notes, check and test of each, and whether test's time and memory grow
 no faster than the pack's bytes and stay under 100x its check; then the placeholder pack
 ({{turns}} 6,000 times under a budget of 9e18) and whether its test stays under 2 s and 100 MB
 (--no-hostile skips both).
 
+Then the language server (scripts/bench_server.py, whose figures it prints; --no-server skips
+it): 200 single-character edits to a 64 KiB prompt of a pack at the page's limits, the time
+from each change to its diagnostics, the server's CPU per edit and callgrind's instructions per
+re-check, beside `check` of the same pack.
+
 usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
                         [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
-                        [--no-build] [--no-ci] [--no-hostile] [--no-cores]
+                        [--no-build] [--no-ci] [--no-hostile] [--no-cores] [--no-server]
 """
 import argparse
 import gzip
@@ -322,6 +330,7 @@ def main():
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-ci", action="store_true")
     ap.add_argument("--no-hostile", action="store_true")
+    ap.add_argument("--no-server", action="store_true", help="skip the language server's figures")
     ap.add_argument("--no-cores", action="store_true", help="skip one-core check, the control and the peers")
     a = ap.parse_args()
     if not Path(TIME).exists():
@@ -343,13 +352,21 @@ def main():
     if not a.no_ci:
         print_ci(ci_rows, a)
     print_targets(rows, a)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_renderers
+    for binary in [a.bin] + ([a.before] if a.before else []):
+        bench_renderers.table(binary, str(work / "renderers"), max(3, a.pairs // 2), 120)
     if not a.no_hostile:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_hostile
         hostile = argparse.Namespace(bin=a.bin, before=a.before, before_timeout=300,
                                      rounds=max(3, a.pairs), work=str(work / "hostile"))
         bench_hostile.run(hostile)
         bench_hostile.run_placeholder(hostile)
+    if not a.no_server:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_server
+        bench_server.run(argparse.Namespace(bin=a.bin, work=str(work), edits=200,
+                                            rounds=max(21, a.pairs), cg_edits=20))
     return 0
 
 

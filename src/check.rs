@@ -44,22 +44,44 @@ pub(crate) fn check_dir_with<R>(
             );
             (report, None)
         }
-        Ok(mut pack) => {
-            report.kind = Some(pack.kind);
-            // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
-            report.skipped = std::mem::take(&mut pack.skipped);
-            report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
-            let documents = Documents::read(&pack);
-            report.diagnostics = rules::judge(&pack, &documents);
-            if let Some(m) = &documents.manifest {
-                report.name = m.name.clone();
-                report.version = m.version.clone();
-            }
-            let r = then(&report, &pack, &documents);
-            let documents = documents.detach();
-            (report, Some((Loaded { pack, documents }, r)))
+        Ok(pack) => {
+            let (report, loaded) = judge(report, pack, then);
+            (report, Some(loaded))
         }
     }
+}
+
+/// Checks a pack already read (the language server's: the disk's files with an editor's unsaved
+/// text in place of those it holds open), as [`check_dir`] checks the one it reads.
+pub(crate) fn check_pack(dir: &str, pack: Pack) -> (PackReport, Loaded) {
+    let report = PackReport {
+        dir: dir.to_string(),
+        uri_base: crate::core::paths::uri_base(dir, None),
+        ..PackReport::default()
+    };
+    let (report, (loaded, ())) = judge(report, pack, |_, _, _| ());
+    (report, loaded)
+}
+
+/// The rules' findings of a pack read, in its report.
+fn judge<R>(
+    mut report: PackReport,
+    mut pack: Pack,
+    then: impl FnOnce(&PackReport, &Pack, &Documents<'_>) -> R,
+) -> (PackReport, (Loaded, R)) {
+    report.kind = Some(pack.kind);
+    // Moved, not copied: `test` reads the files, passes, cases and transcripts only.
+    report.skipped = std::mem::take(&mut pack.skipped);
+    report.hidden_folders = std::mem::take(&mut pack.hidden_folders);
+    let documents = Documents::read(&pack);
+    report.diagnostics = rules::judge(&pack, &documents);
+    if let Some(m) = &documents.manifest {
+        report.name = m.name.clone();
+        report.version = m.version.clone();
+    }
+    let r = then(&report, &pack, &documents);
+    let documents = documents.detach();
+    (report, (Loaded { pack, documents }, r))
 }
 
 /// How far ahead of the oldest result not yet handed on a worker may start an item, per
@@ -229,13 +251,6 @@ pub(crate) fn prefix_for(dir: &str, several: bool) -> String {
     } else {
         String::new()
     }
-}
-
-/// Checks every folder (in parallel), reports in the order given.
-pub(crate) fn check_all(dirs: &[String]) -> Vec<PackReport> {
-    let mut out = Vec::with_capacity(dirs.len());
-    check_each(dirs, |r| out.push(r));
-    out
 }
 
 /// Checks every folder (in parallel) and hands each report to `sink` in the order given, as

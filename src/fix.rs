@@ -11,6 +11,7 @@ mod lines;
 mod manifest;
 mod prompt;
 mod quotes;
+mod suggest;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -24,7 +25,9 @@ use crate::model::manifest::kind_of;
 use crate::outcome::PackReport;
 use crate::pack::{Pack, PackFile};
 use crate::rules::redaction::REDACTION;
-use edit::{Edit, Fix, Guard};
+use edit::Guard;
+pub(crate) use edit::{Edit, Fix};
+pub(crate) use suggest::{fixes_of, suggest};
 
 /// A round fixes what the findings show; the next one checks the result again. A fix can make
 /// another one possible (a CRLF that a removed character split), never a cycle: this bounds the
@@ -70,10 +73,31 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
     parallel_map(dirs, |_, d| plan_dir(d, prefix_for(d, several), &config))
 }
 
+/// Checks every folder (in parallel), in the order given, each finding that `--fix` mends
+/// carrying its fix ([`suggest`]): for the formats that mark what is fixable.
+pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
+    let several = dirs.len() > 1;
+    parallel_map(dirs, |_, d| {
+        let (mut report, loaded) =
+            check_dir_with(d, prefix_for(d, several), |report, pack, docs| {
+                // Planned from the check's own documents, while their parses are there.
+                let mut found = report.diagnostics.clone();
+                suggest(pack, &mut found, &|f, own| plan_file(f, own, docs));
+                found.into_iter().map(|d| d.fix).collect::<Vec<_>>()
+            });
+        if let Some((_, fixes)) = loaded {
+            for (d, fix) in report.diagnostics.iter_mut().zip(fixes) {
+                d.fix = fix;
+            }
+        }
+        report
+    })
+}
+
 /// The fixes of one folder: rounds of findings and fixes on the pack in memory, until a round
 /// finds nothing to fix.
 pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>) -> PackFixes {
-    let mut out = PackFixes {
+    let out = PackFixes {
         dir: dir.to_string(),
         prefix: prefix.clone(),
         files: Vec::new(),
@@ -83,9 +107,49 @@ pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>
         let findings = not_allowed(report.clone(), config);
         plan_round(pack, docs, &findings)
     });
-    let Some((Loaded { mut pack, .. }, mut plans)) = loaded else {
+    let Some((Loaded { pack, .. }, plans)) = loaded else {
         return out;
     };
+    rounds(pack, plans, config, out)
+}
+
+/// [`plan_dir`] for a pack in memory and its findings once the allowances took theirs (the
+/// language server's, from an editor's unsaved text).
+pub(crate) fn plan_pack(
+    dir: &str,
+    pack: Pack,
+    findings: &[Diagnostic],
+    config: &Mutex<Option<Config>>,
+) -> PackFixes {
+    let plans = plan_round(&pack, &Documents::read(&pack), findings);
+    let out = PackFixes {
+        dir: dir.to_string(),
+        prefix: String::new(),
+        files: Vec::new(),
+    };
+    rounds(pack, plans, config, out)
+}
+
+/// The first round's fixes of the file at `path` (each one `--fix` would make first) from the
+/// pack's findings once the allowances took theirs: the language server's quick fixes.
+pub(crate) fn plan_one_file(pack: &Pack, path: &str, findings: &[Diagnostic]) -> Vec<Fix> {
+    let Some(f) = pack.file(path) else {
+        return Vec::new();
+    };
+    let own: Vec<&Diagnostic> = findings
+        .iter()
+        .filter(|d| d.file.as_deref() == Some(path))
+        .collect();
+    plan_file(f, &own, &Documents::read(pack))
+}
+
+/// The first round (`plans`) and the rounds after it, into `out`.
+fn rounds(
+    mut pack: Pack,
+    mut plans: Vec<(usize, Vec<Fix>)>,
+    config: &Mutex<Option<Config>>,
+    mut out: PackFixes,
+) -> PackFixes {
     let mut history = HashMap::new();
     for round in 0..MAX_ROUNDS {
         if round > 0 {
@@ -98,7 +162,7 @@ pub(crate) fn plan_dir(dir: &str, prefix: String, config: &Mutex<Option<Config>>
             }
             let docs = Documents::read(&pack);
             let report = PackReport {
-                dir: dir.to_string(),
+                dir: out.dir.clone(),
                 diagnostics: crate::rules::judge(&pack, &docs),
                 ..PackReport::default()
             };

@@ -2,7 +2,7 @@
 //!
 //! The layers, lowest first (docs/architecture.md; every import points down): [`core`] values;
 //! [`model`] (the parsed documents) and [`pack`] (the walk); [`rules`]; [`dream`] (the pass
-//! engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers);
+//! engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers); `server` (the language server);
 //! [`github`]; [`ci`] (the Action); [`cli`].
 
 // The crate's documentation is for the people who work on it, built with every private item
@@ -23,3 +23,4 @@ pub mod outcome;
 pub mod pack;
 pub mod report;
 pub mod rules;
+mod server;

@@ -21,6 +21,7 @@ fn the_authoring_walk_is_real() {
         .default_bin_name("hippo-packs")
         .register_bin("sed", which("sed"))
         .register_bin("mv", which("mv"))
+        .register_bin("git", which("git"))
         .env("NO_COLOR", "1")
         .case(&copy)
         .run();

@@ -156,3 +156,131 @@ fn zsh_loads_the_script_and_hides_what_is_hidden() {
         "control: options are there"
     );
 }
+
+#[test]
+fn bash_completes_rule_ids_after_rules() {
+    assert_eq!(
+        bash(&["hippo-packs", "rules", "shell-"]),
+        ["shell-text"],
+        "a rule id, not a file name"
+    );
+    let all = bash(&["hippo-packs", "rules", ""]);
+    assert!(all.contains(&"invisible-character".to_string()), "{all:?}");
+    // Control: where a folder goes, no rule id is offered.
+    assert!(!bash(&["hippo-packs", "check", "shell-"]).contains(&"shell-text".to_string()));
+}
+
+#[test]
+fn no_value_help_breaks_a_shells_quotes() {
+    // zsh reads `'...'` around a value spec and fish `"..."`: a quote inside a value's help
+    // ends it early, and the shell then offers the rest of the help as values (`a`, `pack,
+    // byte for byte`).
+    for shell in ["zsh", "fish"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let format = text
+            .lines()
+            .find(|l| l.contains("text\\:\"") || l.contains("text\\t"))
+            .unwrap_or_else(|| panic!("{shell}: no --format values"));
+        assert!(!format.contains("hippo's"), "{shell}: {format}");
+        assert!(
+            format.contains("Writing a pack"),
+            "control: {shell}: {format}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "shells"),
+    ignore = "needs fish: .ci/run installs it and turns on the `shells` feature"
+)]
+fn fish_completes_rule_ids_and_only_real_format_values() {
+    let got = run_in(
+        "fish",
+        "source $SCRIPT; complete -C 'hippo-packs rules shell-'; echo ==; complete -C 'hippo-packs check --format '",
+    );
+    let parts: Vec<&str> = got.split("==\n").collect();
+    assert!(parts[0].contains("shell-text"), "{got}");
+    let values: Vec<&str> = parts[1]
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert_eq!(
+        values,
+        ["text", "json", "sarif", "github", "full", "concise"],
+        "{got}"
+    );
+}
+
+/// The README's completion and manual lines, run as written in a fresh home with the binary in
+/// `~/.cargo/bin` (where `cargo install` puts it): every file is written, bash's script loads,
+/// and `man` finds the page by its name.
+#[test]
+fn the_readme_install_lines_work_as_written() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("mkdir -p ~/.local/share/bash-completion")
+        .expect("the lines");
+    let end = start + readme[start..].find("```").unwrap();
+    let lines = &readme[start..end];
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hippo-packs"), bin.join("hippo-packs")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-e", "-c", lines])
+        .env("HOME", home.path())
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        ".local/share/bash-completion/completions/hippo-packs",
+        ".zfunc/_hippo-packs",
+        ".config/fish/completions/hippo-packs.fish",
+        ".cargo/share/man/man1/hippo-packs.1",
+    ] {
+        let written = std::fs::metadata(home.path().join(f))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        assert!(written > 100, "{f}: {written} bytes");
+    }
+    let has_man = Command::new("sh").args(["-c", "command -v man"]).output();
+    if !has_man.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED man hippo-packs: no man on this machine");
+        return;
+    }
+    let man = Command::new("man")
+        .args(["-w", "hippo-packs"])
+        .env("HOME", home.path())
+        .env("PATH", &path)
+        .env_remove("MANPATH")
+        .output()
+        .unwrap();
+    let found = String::from_utf8_lossy(&man.stdout);
+    assert!(
+        found
+            .trim_end()
+            .ends_with(".cargo/share/man/man1/hippo-packs.1"),
+        "{found}"
+    );
+    // Control: without the binary's folder on PATH, man does not look there.
+    let lost = Command::new("man")
+        .args(["-w", "hippo-packs"])
+        .env("HOME", home.path())
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("MANPATH")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&lost.stdout).contains(".cargo/share/man"));
+}

@@ -328,11 +328,26 @@ fn binary_files_and_empty_packs_and_files_given_as_packs() {
     std::fs::create_dir(tmp.path().join("empty")).unwrap();
     let out = check_and_test(tmp.path(), "empty");
     assert!(out.contains("error missing file pack.toml\n"), "{out}");
+    // A file is checked as part of its pack, and only its findings are printed.
+    let r = run(tmp.path(), &["check", "pack/templates/blob.md"]);
+    assert!(
+        r.stdout
+            .lines()
+            .all(|l| l.starts_with("error templates/blob.md:")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.code, 1);
     let r = run(tmp.path(), &["check", "pack/README.md"]);
     assert_eq!(
-        r.stdout,
-        "error pack/README.md: Not a directory (os error 20)\n"
+        r.stdout, "ok decision-log 1.0.0\n",
+        "control: the pack's other findings are not this file's"
     );
+    assert_eq!(r.code, 0);
+    // A file in no pack is checked as given: its read error.
+    std::fs::write(tmp.path().join("loose.md"), "x").unwrap();
+    let r = run(tmp.path(), &["check", "loose.md"]);
+    assert_eq!(r.stdout, "error loose.md: Not a directory (os error 20)\n");
     assert_eq!(r.code, 1);
 }
 

@@ -79,6 +79,8 @@ fn full_places(out: &str) -> Vec<Place> {
 fn concise_places(out: &str) -> Vec<Place> {
     let mut places: Vec<Place> = out
         .lines()
+        // The last line counts what `--fix` mends (`[*] 1 fixable with `--fix``): no place.
+        .filter(|line| !line.starts_with("[*] "))
         .map(|line| {
             let (place, rest) = line.split_once(": ").unwrap();
             let rule = rest.split_once('[').unwrap().1.split_once(']').unwrap().0;

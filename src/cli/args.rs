@@ -30,6 +30,12 @@ pub(crate) enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on standard output.
     Manpage,
+    /// A language server on standard input and output: the findings of `check` as an editor's
+    /// diagnostics while you type, its fixes as code actions (docs/editors.md).
+    Server,
+    /// Print the JSON Schema of a TOML document (pack, pass, case, hippo-packs), for an
+    /// editor's TOML support; docs/schemas/ holds the same files.
+    Schema(SchemaArgs),
     /// The GitHub Action's entry point: find, check and test every pack of a registry.
     Ci(super::ci_args::CiArgs),
     /// The stand-in model and reviewer (reads a prompt on standard input).
@@ -89,6 +95,9 @@ pub(crate) struct OutputArgs {
     /// case, why it failed and the notes a failed `contains` names.
     #[arg(short, long)]
     pub(crate) verbose: bool,
+    /// Write the report to this file instead of standard output (once it is whole).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -98,9 +107,24 @@ pub(crate) struct CheckArgs {
     pub(crate) dirs: Vec<String>,
     #[command(flatten)]
     pub(crate) output: OutputArgs,
-    /// Exit 1 on warnings too.
+    /// Exit 1 on warnings too (the warnings `--select` and `--ignore` leave).
     #[arg(long)]
     pub(crate) deny_warnings: bool,
+    /// Report only these warnings (rule ids, comma-separated, any case); every error is
+    /// reported.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub(crate) select: Vec<String>,
+    /// Leave out these warnings (rule ids, comma-separated, any case); an error cannot be
+    /// ignored.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub(crate) ignore: Vec<String>,
+    /// Print the findings only: no `skipped` or `ok` lines, no summary.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Print how many findings each rule has (`[*]`: `--fix` mends them) instead of the
+    /// findings; `--format json` for a list.
+    #[arg(long)]
+    pub(crate) statistics: bool,
     /// Make the fixes that cannot change what the pack means (docs/fixes.md), name each on
     /// standard error, then check what remains. Never a file under tests/, never a secret.
     #[arg(long)]
@@ -162,6 +186,40 @@ pub(crate) struct CompletionsArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct RulesArgs {
-    /// A rule id to explain.
+    /// A rule id to explain (any case).
     pub(crate) rule: Option<String>,
+    /// `json`: the catalogue (or the rule) as JSON.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+    pub(crate) format: RulesFormat,
+}
+
+/// How `rules` prints.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum RulesFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// A JSON list of the rules (one object for one rule).
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SchemaArgs {
+    /// The document: `pack` (pack.toml), `pass` (passes/<name>.toml), `case`
+    /// (tests/<case>/case.toml) or `hippo-packs` (.hippo-packs.toml).
+    #[arg(value_enum)]
+    pub(crate) document: SchemaDocument,
+}
+
+/// The documents `schema` describes.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SchemaDocument {
+    /// pack.toml.
+    Pack,
+    /// A pass file, passes/<name>.toml.
+    Pass,
+    /// A fixture case, tests/<case>/case.toml.
+    Case,
+    /// A registry's .hippo-packs.toml.
+    HippoPacks,
 }

@@ -2,9 +2,11 @@
 
 use std::path::Path;
 
-use super::args::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, TestArgs};
+use super::args::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, RulesFormat, TestArgs};
 use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print};
 use super::paths::{self, Output};
+use super::select::Selection;
+use super::sink::Sink;
 use crate::outcome::{Mode, PackReport};
 use crate::report;
 
@@ -12,7 +14,10 @@ pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(a) => check(a),
         Command::Test(a) => test(a),
-        Command::Rules(a) => match report::rule_reference::render(a.rule.as_deref()) {
+        Command::Rules(a) => match match a.format {
+            RulesFormat::Text => report::rule_reference::render(a.rule.as_deref()),
+            RulesFormat::Json => report::rule_reference::render_json(a.rule.as_deref()),
+        } {
             Ok(text) => {
                 print(&text)?;
                 Ok(EXIT_OK)
@@ -27,10 +32,23 @@ pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
             print(&super::shell::completions(a.shell))?;
             Ok(EXIT_OK)
         }
+        Command::Schema(a) => {
+            use super::args::SchemaDocument as S;
+            use report::schemas::Document as D;
+            let doc = match a.document {
+                S::Pack => D::Pack,
+                S::Pass => D::Pass,
+                S::Case => D::Case,
+                S::HippoPacks => D::Config,
+            };
+            print(&report::schemas::render(doc))?;
+            Ok(EXIT_OK)
+        }
         Command::Manpage => {
             print(&super::shell::manual()?)?;
             Ok(EXIT_OK)
         }
+        Command::Server => crate::server::run().map(|()| EXIT_OK),
         Command::Ci(a) => super::ci_args::run(a),
         Command::StubModel(a) => super::stub_model::run(a).map(|()| EXIT_OK),
     }
@@ -51,25 +69,23 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
     if let Err(line) = validate_outputs(&a.output, None, None) {
         return usage(&line);
     }
-    let mut config = match super::config::load(&a.output, &a.dirs) {
+    let selection = match Selection::parse(&a.select, &a.ignore) {
+        Ok(s) => s,
+        Err(line) => return usage(&line),
+    };
+    let targets = super::targets::expand(&a.dirs);
+    let dirs = &targets.dirs;
+    let mut config = match super::config::load(&a.output, dirs) {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
+    let mut sink = Sink::new(a.output.output_file.as_deref());
     if a.diff || a.fix {
         // The fixes read the allowances from their own copy, so that the report's count of
         // what each allowance took is the report's alone.
-        let mut packs = crate::fix::plan_all(&a.dirs, config.clone());
-        if a.diff {
-            let diff = report::fixes::diff(&packs);
-            print(&diff)?;
-            return Ok(if diff.is_empty() {
-                EXIT_OK
-            } else {
-                EXIT_FINDINGS
-            });
+        if let Some(code) = fixes(&a, dirs, config.clone(), &mut sink)? {
+            return Ok(code);
         }
-        packs.iter_mut().for_each(crate::fix::write);
-        eprint!("{}", report::fixes::fixed(&packs));
     }
     // (fails with --deny-warnings, fails without, warnings)
     let mut tally = (false, false, 0);
@@ -78,40 +94,116 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         tally.1 |= r.failed(false);
         tally.2 += r.warnings();
     };
-    let unused = if a.output.format == Format::Text && a.output.sarif.is_none() {
+    let streamed = a.output.format == Format::Text && a.output.sarif.is_none() && !a.statistics;
+    let unused = if streamed {
         // The text report streams: each pack is printed as soon as it and the packs before
         // it are checked, and only its verdict is kept.
-        let mut result = Ok(());
-        crate::check::check_each(&a.dirs, |mut r| {
+        let (mut result, mut i) = (Ok(()), 0);
+        crate::check::check_each(dirs, |mut r| {
+            targets.keep_named(i, &mut r);
+            i += 1;
+            selection.apply(&mut r);
             if let Some(c) = config.as_mut() {
                 c.apply(&mut r);
             }
             count(&r);
             if result.is_ok() {
-                result = print(&report::text::render(std::slice::from_ref(&r), Mode::Check));
+                let text = report::text::render(std::slice::from_ref(&r), Mode::Check);
+                result = sink.print(&if a.quiet { quiet(&text) } else { text });
             }
         });
         result?;
         let unused = unused_allowances(config.as_ref(), false);
-        print(&report::text::extra(&unused))?;
+        sink.print(&report::text::extra(&unused))?;
         unused
     } else {
-        let mut reports = crate::check::check_all(&a.dirs);
-        if let Some(c) = config.as_mut() {
-            reports.iter_mut().for_each(|r| c.apply(r));
+        let mut reports = crate::fix::check_all_suggested(dirs);
+        for (i, r) in reports.iter_mut().enumerate() {
+            targets.keep_named(i, r);
+            selection.apply(r);
+            if let Some(c) = config.as_mut() {
+                c.apply(r);
+            }
         }
         reports.iter().for_each(&mut count);
         let unused = unused_allowances(config.as_ref(), false);
-        emit(&reports, Mode::Check, &a.output, None, &unused)?;
+        print_checked(&a, &reports, &unused, &mut sink)?;
         unused
     };
+    sink.finish()?;
     let (mut failed, failed_without_warnings, warnings) = tally;
     failed |= a.deny_warnings && !unused.is_empty();
-    super::hints::packs_folders(&a.dirs);
     if failed && !failed_without_warnings {
         super::hints::deny_warnings(warnings + unused.len());
     }
     Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// `check`'s report in the format asked for, or its `--statistics`.
+fn print_checked(
+    a: &CheckArgs,
+    reports: &[PackReport],
+    unused: &[crate::core::Diagnostic],
+    sink: &mut Sink,
+) -> anyhow::Result<()> {
+    if a.statistics {
+        return sink.print(&match a.output.format {
+            Format::Json => report::statistics::json(reports),
+            _ => report::statistics::text(reports),
+        });
+    }
+    let view = View {
+        mode: Mode::Check,
+        quiet: a.quiet,
+    };
+    emit(reports, view, &a.output, None, unused, sink)
+}
+
+/// `--fix` (the fixes made, named on standard error; `None`: go on and check) or `--diff` (the
+/// diff printed; its exit code).
+fn fixes(
+    a: &CheckArgs,
+    dirs: &[String],
+    config: Option<crate::allow::Config>,
+    sink: &mut Sink,
+) -> anyhow::Result<Option<i32>> {
+    let mut packs = crate::fix::plan_all(dirs, config);
+    if !a.diff {
+        packs.iter_mut().for_each(crate::fix::write);
+        eprint!("{}", report::fixes::fixed(&packs));
+        return Ok(None);
+    }
+    let diff = report::fixes::diff(&packs, sink.is_stdout() && terminal());
+    sink.print(&diff)?;
+    let sink = std::mem::replace(sink, Sink::Stdout);
+    sink.finish()?;
+    Ok(Some(if diff.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    }))
+}
+
+/// The text report without its `skipped` and `ok` lines (`--quiet`): a line a pack's text
+/// starts is escaped and follows `error `/`warning `, so these are the run's own.
+fn quiet(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|l| !l.starts_with("ok ") && !l.starts_with("skipped "))
+        .collect()
+}
+
+/// Whether standard output is a terminal.
+fn terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+}
+
+/// What a report shows: which command made it, and whether `--quiet` leaves the lines that
+/// are not findings out.
+#[derive(Clone, Copy)]
+struct View {
+    mode: Mode,
+    quiet: bool,
 }
 
 fn test(mut a: TestArgs) -> anyhow::Result<i32> {
@@ -135,6 +227,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
         && a.output.sarif.is_none()
         && a.junit.is_none()
         && a.case.is_none()
+        && a.output.output_file.is_none()
     {
         return stream_test(&a, &options, config);
     }
@@ -143,7 +236,20 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
         reports.iter_mut().for_each(|r| c.apply(r));
     }
     let unused = unused_allowances(config.as_ref(), a.case.is_some());
-    emit(&reports, Mode::Test, &a.output, a.junit.as_deref(), &unused)?;
+    let mut sink = Sink::new(a.output.output_file.as_deref());
+    let view = View {
+        mode: Mode::Test,
+        quiet: false,
+    };
+    emit(
+        &reports,
+        view,
+        &a.output,
+        a.junit.as_deref(),
+        &unused,
+        &mut sink,
+    )?;
+    sink.finish()?;
     super::hints::no_cases(&reports, a.case.is_some());
     if let Some(dir) = &a.prompts_dir {
         report::prompts::write_dir(&reports, dir)?;
@@ -230,6 +336,13 @@ fn validate_outputs(
     prompts_dir: Option<&Path>,
 ) -> Result<(), String> {
     let mut outputs = Vec::new();
+    if let Some(p) = &out.output_file {
+        outputs.push(Output {
+            flag: "--output-file",
+            path: p,
+            folder: false,
+        });
+    }
     if let Some(p) = &out.sarif {
         outputs.push(Output {
             flag: "--sarif",
@@ -290,29 +403,13 @@ fn read_source(r: &PackReport, file: &str) -> Option<String> {
 
 fn emit(
     reports: &[PackReport],
-    mode: Mode,
+    view: View,
     out: &OutputArgs,
     junit: Option<&Path>,
     extra: &[crate::core::Diagnostic],
+    sink: &mut Sink,
 ) -> anyhow::Result<()> {
-    let text = match out.format {
-        Format::Text if out.verbose => {
-            report::text::render_verbose(reports, mode) + &report::text::extra(extra)
-        }
-        Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
-        Format::Json => report::json::render_with(reports, mode, extra),
-        Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
-        Format::Github => report::annotations::render(reports, mode),
-        Format::Concise => report::concise::render(reports, mode, extra),
-        Format::Full => {
-            let styled = report::full::render(reports, mode, &read_source, extra);
-            if paints(out.color) {
-                styled
-            } else {
-                anstream::adapter::strip_str(&styled).to_string()
-            }
-        }
-    };
+    let mode = view.mode;
     if let Some(path) = &out.sarif {
         crate::core::safe_write::write_atomic(
             path,
@@ -324,5 +421,32 @@ fn emit(
         crate::core::safe_write::write_atomic(path, report::junit::render(reports).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    print(&text)
+    let text = match out.format {
+        Format::Json => {
+            // Streamed: the document is never whole in memory.
+            return Ok(report::json::write(
+                &mut sink.writer(),
+                reports,
+                mode,
+                extra,
+            )?);
+        }
+        Format::Text if out.verbose => {
+            report::text::render_verbose(reports, mode) + &report::text::extra(extra)
+        }
+        Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
+        Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
+        Format::Github => report::annotations::render(reports, mode),
+        Format::Concise => report::concise::render(reports, mode, extra),
+        Format::Full => {
+            let styled = report::full::render(reports, mode, &read_source, extra, view.quiet);
+            if sink.is_stdout() && paints(out.color) || out.color == ColorWhen::Always {
+                styled
+            } else {
+                anstream::adapter::strip_str(&styled).to_string()
+            }
+        }
+    };
+    let quiet_text = view.quiet && out.format == Format::Text;
+    sink.print(&if quiet_text { quiet(&text) } else { text })
 }

@@ -90,7 +90,8 @@ fn folder_name(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The page's name rule for a pack: `[a-z][a-z0-9]*(-[a-z0-9]+)*`, and not `core`.
+/// The page's name rule for a pack: `[a-z][a-z0-9]*(-[a-z0-9]+)*`, not a reserved name, 2 to
+/// 40 bytes: the rule `check` holds pack.toml's name to, so a pack `init` writes passes.
 fn valid_name(name: &str) -> Result<(), String> {
     let ok = name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.split('-').all(|part| {
@@ -105,10 +106,17 @@ fn valid_name(name: &str) -> Result<(), String> {
             escape::line(name)
         ));
     }
-    if name == "core" {
-        return Err("`core` is reserved".into());
+    use crate::rules::manifest::values::{RESERVED, name_problem};
+    if RESERVED.contains(&name) {
+        return Err(format!(
+            "`{name}` is reserved: hippo keeps {} for itself, and `check` refuses a pack named so",
+            RESERVED.join(", ")
+        ));
     }
-    Ok(())
+    match name_problem(name) {
+        Some(why) => Err(format!("`{name}`: {why}")),
+        None => Ok(()),
+    }
 }
 
 /// `Ok` for a missing folder or one holding only dot-files.

@@ -10,8 +10,11 @@ mod exit;
 mod hints;
 mod init;
 mod paths;
+mod select;
 mod shell;
+mod sink;
 mod stub_model;
+mod targets;
 
 pub(crate) use args::Cli;
 pub use exit::EXIT_INTERNAL;

@@ -53,11 +53,21 @@ fn leaked(s: &str) -> &'static str {
 
 /// The completion script for `shell`.
 pub(crate) fn completions(shell: clap_complete::Shell) -> String {
-    let mut cmd = public_command();
-    if shell == clap_complete::Shell::Fish {
-        cmd = fish_safe(cmd);
-    }
+    let mut cmd = values_safe(with_rule_ids(public_command()));
     let mut out = Vec::new();
+    if shell == clap_complete::Shell::Fish {
+        clap_complete::generate(shell, &mut cmd, NAME, &mut out);
+        // clap_complete's fish script completes no positional value: the rule ids are added.
+        let mut script = String::from_utf8_lossy(&out).into_owned();
+        for r in crate::rules::catalogue() {
+            script.push_str(&format!(
+                "complete -c {NAME} -n \"__fish_hippo_packs_using_subcommand rules\" -f -a \"{}\" -d '{}'\n",
+                r.id,
+                safe_help(r.summary())
+            ));
+        }
+        return script;
+    }
     if shell != clap_complete::Shell::Bash {
         clap_complete::generate(shell, &mut cmd, NAME, &mut out);
         return String::from_utf8_lossy(&out).into_owned();
@@ -79,30 +89,50 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> String {
     fixed
 }
 
-/// fish: clap_complete writes a value's help inside `"…"` without escaping a `"` in it (the
-/// text format's help names the page "Writing a pack"), and fish then refuses the whole script;
-/// there such quotes become `'`.
-fn fish_safe(cmd: Command) -> Command {
+/// `rules <RULE>` completes the rule ids (only in the scripts: the command itself takes any
+/// text, and names the nearest id when it names none), each with its summary.
+fn with_rule_ids(cmd: Command) -> Command {
+    cmd.mut_subcommand("rules", |s| {
+        s.mut_arg("rule", |a| {
+            let ids = crate::rules::catalogue()
+                .iter()
+                .map(|r| PossibleValue::new(r.id).help(r.summary().to_string()));
+            a.value_parser(PossibleValuesParser::new(ids))
+        })
+    })
+}
+
+/// clap_complete writes a value's help inside quotes without escaping a quote in it: zsh's
+/// spec is in `'…'` and fish's in `"…"`, and either shell then reads the rest of the help as
+/// more values (the text format's help says "hippo's page", ruff's name) or refuses the whole
+/// script. A value's help is one line without either quote: `'` becomes `’`, `"` is dropped.
+fn values_safe(cmd: Command) -> Command {
     cmd.mut_subcommands(|s| {
         s.mut_args(|a| {
             let values = a.get_possible_values();
-            let quoted =
-                |v: &PossibleValue| v.get_help().is_some_and(|h| h.to_string().contains('"'));
+            let bad = |h: &str| h.contains(['"', '\'', '\n', '`', '$', '\\']);
+            let quoted = |v: &PossibleValue| v.get_help().is_some_and(|h| bad(&h.to_string()));
             if !values.iter().any(quoted) {
                 return a;
             }
             let values: Vec<PossibleValue> = values
                 .into_iter()
-                .map(
-                    |v| match v.get_help().map(|h| h.to_string().replace('"', "'")) {
-                        Some(help) => v.help(help),
-                        None => v,
-                    },
-                )
+                .map(|v| match v.get_help().map(|h| safe_help(&h.to_string())) {
+                    Some(help) => v.help(help),
+                    None => v,
+                })
                 .collect();
             a.value_parser(PossibleValuesParser::new(values))
         })
     })
+}
+
+/// A value's help as every shell's script can quote it.
+fn safe_help(help: &str) -> String {
+    let one_line = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    one_line
+        .replace('\'', "\u{2019}")
+        .replace(['"', '`', '$', '\\'], "")
 }
 
 /// The manual page (roff): NAME, SYNOPSIS, DESCRIPTION, the options of every command, EXIT
@@ -237,6 +267,24 @@ mod tests {
             raw.contains("stub-model"),
             "control: the full command has it"
         );
+    }
+
+    #[test]
+    fn rule_ids_complete_and_no_value_help_breaks_a_quote() {
+        for shell in [clap_complete::Shell::Zsh, clap_complete::Shell::Fish] {
+            let script = completions(shell);
+            assert!(script.contains("shell-text"), "{shell}: the rule ids");
+            assert!(script.contains("invisible-character"), "{shell}");
+            assert!(
+                !script.contains("hippo's"),
+                "{shell}: no quote in a value's help"
+            );
+            assert!(
+                script.contains("hippo\u{2019}s"),
+                "control: {shell} has the help"
+            );
+        }
+        assert_eq!(safe_help("a \"b\" c's\n d"), "a b c\u{2019}s d");
     }
 
     #[test]

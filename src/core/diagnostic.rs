@@ -101,6 +101,27 @@ pub struct Diagnostic {
     /// The redaction finding's secrets, every one of the file, in file order (empty for every
     /// other finding). The text line names the file once; the other formats place each.
     pub(crate) secrets: Vec<Secret>,
+    /// The fix `check --fix` makes for this finding, when it makes one (filled by
+    /// `fix::suggest`; `None` until then): the `[*]` marker, JSON's `fix`, SARIF's `fixes`.
+    pub(crate) fix: Option<Suggestion>,
+}
+
+/// A fix `check --fix` makes: what it does and its edits of the file's bytes as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Suggestion {
+    /// What the fix does, in the imperative: `remove U+200B ZERO WIDTH SPACE`.
+    pub(crate) message: String,
+    /// The edits, in file order, none overlapping.
+    pub(crate) edits: Vec<SuggestedEdit>,
+}
+
+/// One edit of a [`Suggestion`]: the bytes of `span` replaced with `with` (empty: removed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SuggestedEdit {
+    pub(crate) span: Span,
+    /// Where `span` is, as [`Diagnostic::region`] says it.
+    pub(crate) region: Region,
+    pub(crate) with: String,
 }
 
 /// One secret of a file: where it is and how every format shows it, never whole.
@@ -163,6 +184,7 @@ impl Diagnostic {
             own_help: false,
             secrets: Vec::new(),
             evidence: None,
+            fix: None,
         }
     }
 
@@ -234,6 +256,7 @@ impl Diagnostic {
             own_help: false,
             secrets: Vec::new(),
             evidence: None,
+            fix: None,
         }
     }
 

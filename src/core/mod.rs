@@ -24,7 +24,7 @@ pub(crate) mod suggest;
 mod unicode;
 
 pub use diagnostic::{Diagnostic, Region, Span};
-pub(crate) use diagnostic::{Secret, Style};
+pub(crate) use diagnostic::{Secret, Style, SuggestedEdit, Suggestion};
 pub(crate) use line_index::LineIndex;
 pub use rule::Rule;
 pub(crate) use rule::{Origin, Precision};

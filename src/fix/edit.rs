@@ -119,16 +119,22 @@ fn overlap(a: Span, b: Span) -> bool {
 
 /// The fixes to make, in the order of their place in the file: each fix in the order given
 /// keeps the edits that touch no guarded range and overlap no edit of a fix kept before it; a fix
-/// left without an edit is dropped.
+/// left without an edit is dropped. The edits kept are held by their start, so each new one is
+/// compared with its two neighbours only: thousands of fixes on one line cost no more than
+/// their number.
 pub(crate) fn select(fixes: Vec<Fix>, guard: &Guard) -> Vec<Fix> {
     let mut kept: Vec<Fix> = Vec::new();
+    let mut taken: std::collections::BTreeMap<usize, Span> = std::collections::BTreeMap::new();
     for mut fix in fixes {
         fix.edits.retain(|e| {
-            !guard.touches(e.span)
-                && !kept
-                    .iter()
-                    .flat_map(|k| &k.edits)
-                    .any(|k| overlap(k.span, e.span))
+            let before = taken.range(..=e.span.start).next_back().map(|(_, s)| *s);
+            let after = taken.range(e.span.start + 1..).next().map(|(_, s)| *s);
+            let clash = before.into_iter().chain(after).any(|k| overlap(k, e.span));
+            let keep = !clash && !guard.touches(e.span);
+            if keep {
+                taken.insert(e.span.start, e.span);
+            }
+            keep
         });
         if !fix.edits.is_empty() {
             kept.push(fix);

@@ -328,3 +328,24 @@ fn typed<'t, 'i>(
 
 #[cfg(test)]
 mod tests;
+
+/// One key as a schema states it: its name, its type, whether it is required.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeyShape {
+    pub(crate) name: &'static str,
+    pub(crate) ty: Type,
+    pub(crate) required: bool,
+}
+
+impl<C> Table<C> {
+    /// The table's keys without their checks: what a JSON Schema of the document says
+    /// (`report::schemas`).
+    pub(crate) fn shape(&'static self) -> (&'static str, Vec<KeyShape>) {
+        let keys = self.keys.iter().map(|k| KeyShape {
+            name: k.name,
+            ty: k.ty,
+            required: k.need != Need::Optional,
+        });
+        (self.name, keys.collect())
+    }
+}

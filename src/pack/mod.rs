@@ -116,7 +116,7 @@ impl PackFile {
 }
 
 /// A pack as the walk read it: its entries, its files and what the walk ran into.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Pack {
     /// The folder on disk.
     pub(crate) dir: std::path::PathBuf,
@@ -180,6 +180,24 @@ impl Pack {
         f.size = bytes.len() as u64;
         f.bytes = bytes;
         f.complete = true;
+        true
+    }
+
+    /// Puts `bytes` (an editor's unsaved text) in place of what the walk read of the file at
+    /// `path`, kept as the walk keeps a file: whole within [`ONE_FILE_LIMIT`], else sized
+    /// only. False when the walk found no such file.
+    pub(crate) fn overlay(&mut self, path: &str, bytes: &[u8]) -> bool {
+        let Some(&i) = self.index.get(path) else {
+            return false;
+        };
+        let f = &mut self.files[i];
+        f.size = bytes.len() as u64;
+        f.complete = f.size <= ONE_FILE_LIMIT;
+        f.bytes = if f.complete {
+            bytes.to_vec()
+        } else {
+            Vec::new()
+        };
         true
     }
 

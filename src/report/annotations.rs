@@ -22,7 +22,7 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
             .iter()
             .filter(|d| d.severity == Severity::Error)
         {
-            annotate(&mut out, r, d);
+            hinted(&mut out, r, d);
         }
         if let Some(name) = &r.no_case {
             let _ = writeln!(
@@ -45,17 +45,33 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
             {
-                annotate(&mut out, r, d);
+                hinted(&mut out, r, d);
             }
         }
     }
     out
 }
 
+/// [`annotate`] with the finding's own help (a "did you mean", a rename) ending the message, on
+/// its own line: `unknown key per-note` / `help: did you mean `per_note`? ...`.
+fn hinted(out: &mut String, r: &PackReport, d: &Diagnostic) {
+    let mut message = message_with_secrets(d);
+    if let Some(h) = &d.hint {
+        message.push_str("\nhelp: ");
+        message.push_str(h);
+    }
+    annotate_saying(out, r, d, &message)
+}
+
 /// One annotation line. Columns count code points (GitHub counts characters), and only a span
 /// on one line gets them; a whole-file finding is line 1; a finding with no file (an unreadable
 /// pack folder) names the folder and no line.
 pub(crate) fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
+    annotate_saying(out, r, d, &message_with_secrets(d))
+}
+
+/// [`annotate`] with `message` as the annotation's message.
+fn annotate_saying(out: &mut String, r: &PackReport, d: &Diagnostic, message: &str) {
     let g = &d.region;
     let mut props = format!("file={}", property(&location_path(r, d)));
     if d.file.is_none() {
@@ -78,7 +94,7 @@ pub(crate) fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
         "::{} {}::{}",
         d.severity.as_str(),
         props,
-        data(&message_with_secrets(d))
+        data(message)
     );
 }
 

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::located::{message, placed, typed_path};
+use super::located::{fixable_line, marker, message, placed, typed_path};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
@@ -51,6 +51,10 @@ pub(crate) fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -
     for d in extra {
         finding(&mut out, &none, d);
     }
+    if let Some(line) = fixable_line(reports).filter(|_| mode == Mode::Check) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -73,9 +77,10 @@ fn line(out: &mut String, r: &PackReport, d: &Diagnostic) {
     };
     let _ = writeln!(
         out,
-        "{at}: {}[{}] {}",
+        "{at}: {}[{}] {}{}",
         d.severity.as_str(),
         d.rule.id,
+        marker(d),
         message(d)
     );
 }

@@ -29,10 +29,17 @@ pub(crate) fn fixed(packs: &[PackFixes]) -> String {
 }
 
 /// The unified diff of every file the fixes change (`--- a/<dir>/<path>`, `+++ b/<dir>/<path>`,
-/// hunks with three lines of context). Text from the pack is shown as every output shows it:
-/// a character that would not show (a carriage return, a hidden character) as `U+XXXX`, so the
-/// diff is for reading, not for `git apply`.
-pub(crate) fn diff(packs: &[PackFixes]) -> String {
+/// hunks with three lines of context). As written, it is the files' bytes, so `git apply` and
+/// `patch -p1` take it as it is. `escaped` (standard output is a terminal): text from the pack
+/// is shown as every output shows it, a character that would not show (a carriage return, a
+/// hidden character) as `U+XXXX`, for reading and not for applying.
+pub(crate) fn diff(packs: &[PackFixes], escaped: bool) -> String {
+    let shown = |s: &str| -> String {
+        match escaped {
+            true => escape::line(s).into_owned(),
+            false => s.to_string(),
+        }
+    };
     let mut out = String::new();
     for p in packs {
         for f in &p.files {
@@ -40,14 +47,14 @@ pub(crate) fn diff(packs: &[PackFixes]) -> String {
             let before = String::from_utf8_lossy(&f.before);
             let after = String::from_utf8_lossy(&f.after);
             let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
-            out.push_str(&escape::line(&format!("--- a/{path}")));
+            out.push_str(&shown(&format!("--- a/{path}")));
             out.push('\n');
-            out.push_str(&escape::line(&format!("+++ b/{path}")));
+            out.push_str(&shown(&format!("+++ b/{path}")));
             out.push('\n');
             for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
                 out.push_str(&format!("{}\n", hunk.header()));
                 for change in hunk.iter_changes() {
-                    push_change(&mut out, change.tag(), change.value());
+                    push_change(&mut out, change.tag(), change.value(), escaped);
                 }
             }
         }
@@ -55,17 +62,22 @@ pub(crate) fn diff(packs: &[PackFixes]) -> String {
     out
 }
 
-/// One line of a hunk: its sign and its text (without its line feed; a carriage return shows).
-fn push_change(out: &mut String, tag: similar::ChangeTag, value: &str) {
+/// One line of a hunk: its sign and its text, as written or escaped (without its line feed; a
+/// carriage return shows).
+fn push_change(out: &mut String, tag: similar::ChangeTag, value: &str, escaped: bool) {
     out.push(match tag {
         similar::ChangeTag::Delete => '-',
         similar::ChangeTag::Insert => '+',
         similar::ChangeTag::Equal => ' ',
     });
-    let ended = value.ends_with(['\n', '\r']);
-    out.push_str(&escape::line(value.strip_suffix('\n').unwrap_or(value)));
+    let body = value.strip_suffix('\n').unwrap_or(value);
+    if escaped {
+        out.push_str(&escape::line(body));
+    } else {
+        out.push_str(body);
+    }
     out.push('\n');
-    if !ended {
+    if !value.ends_with('\n') && (!escaped || !value.ends_with('\r')) {
         out.push_str("\\ No newline at end of file\n");
     }
 }
@@ -106,15 +118,25 @@ mod tests {
     }
 
     #[test]
+    fn the_diff_is_the_bytes_and_escaped_only_for_a_terminal() {
+        let d = diff(&one("\u{FEFF}a\r\nb\u{200B}c\nd", "a\nbc\nd"), false);
+        assert_eq!(
+            d,
+            "--- a/pack/prompts/a.md\n+++ b/pack/prompts/a.md\n@@ -1,3 +1,3 @@\n-\u{FEFF}a\r\n-b\u{200B}c\n+a\n+bc\n d\n\\ No newline at end of file\n"
+        );
+        assert!(!d.contains("U+"), "control: nothing escaped");
+    }
+
+    #[test]
     fn the_diff_shows_what_would_not_show() {
-        let d = diff(&one("a\r\nb\u{200B}c\nd", "a\nbc\nd"));
+        let d = diff(&one("a\r\nb\u{200B}c\nd", "a\nbc\nd"), true);
         assert_eq!(
             d,
             "--- a/pack/prompts/a.md\n+++ b/pack/prompts/a.md\n@@ -1,3 +1,3 @@\n-aU+000D\n-bU+200Bc\n+a\n+bc\n d\n\\ No newline at end of file\n"
         );
         // Control: no change, no hunk.
         assert_eq!(
-            diff(&one("same\n", "same\n")),
+            diff(&one("same\n", "same\n"), true),
             "--- a/pack/prompts/a.md\n+++ b/pack/prompts/a.md\n"
         );
     }

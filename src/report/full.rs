@@ -19,18 +19,21 @@ use crate::outcome::{Mode, PackReport};
 pub(crate) type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
 
 /// The whole run in the full format, with ANSI styles.
-/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning).
+/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning). `quiet`
+/// (`check --quiet`): the findings only, without `skipped` and `ok` lines and the summary.
 pub(crate) fn render(
     reports: &[PackReport],
     mode: Mode,
     sources: &Sources<'_>,
     extra: &[Diagnostic],
+    quiet: bool,
 ) -> String {
     let mut draw = draw::Draw::new();
     let mut out = String::new();
+    let mut source = LastSource::new(sources);
     let (mut errors, mut warnings, mut passed, mut failed) = (0, 0, 0, 0);
     for r in reports {
-        if mode == Mode::Check {
+        if mode == Mode::Check && !quiet {
             for s in &r.skipped {
                 out.push_str(&format!(
                     "skipped {}\n",
@@ -38,19 +41,9 @@ pub(crate) fn render(
                 ));
             }
         }
-        for d in &r.diagnostics {
-            if mode == Mode::Test && d.severity == Severity::Warning {
-                continue;
-            }
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-            }
-            let src = d.file.as_deref().and_then(|f| sources(r, f));
-            out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
-            out.push_str("\n\n");
-        }
-        if r.errors() > 0 {
+        let (e, w) = findings(&mut out, &mut draw, &mut source, r, mode);
+        (errors, warnings) = (errors + e, warnings + w);
+        if r.errors() > 0 || (mode == Mode::Check && quiet) {
             continue;
         }
         if mode == Mode::Check {
@@ -83,6 +76,9 @@ pub(crate) fn render(
         out.push_str(&draw.finding(&none, d, src.as_deref(), &[]));
         out.push_str("\n\n");
     }
+    if quiet {
+        return out;
+    }
     out.push_str(&summary(
         reports.len(),
         errors,
@@ -91,7 +87,62 @@ pub(crate) fn render(
         passed,
         failed,
     ));
+    if let Some(line) = super::located::fixable_line(reports).filter(|_| mode == Mode::Check) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
+}
+
+/// The pack's findings drawn (`test`: its errors only); how many errors and warnings.
+fn findings(
+    out: &mut String,
+    draw: &mut draw::Draw,
+    source: &mut LastSource<'_, '_>,
+    r: &PackReport,
+    mode: Mode,
+) -> (usize, usize) {
+    let (mut errors, mut warnings) = (0, 0);
+    for d in &r.diagnostics {
+        if mode == Mode::Test && d.severity == Severity::Warning {
+            continue;
+        }
+        match d.severity {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+        }
+        let src = d.file.as_deref().and_then(|f| source.get(r, f));
+        out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
+        out.push_str("\n\n");
+    }
+    (errors, warnings)
+}
+
+/// The text of the last file asked for: the findings of a file follow each other, so its text
+/// is read once for all of them.
+struct LastSource<'s, 'a> {
+    sources: &'s Sources<'a>,
+    last: Option<(String, String, Option<std::rc::Rc<str>>)>,
+}
+
+impl<'s, 'a> LastSource<'s, 'a> {
+    fn new(sources: &'s Sources<'a>) -> Self {
+        LastSource {
+            sources,
+            last: None,
+        }
+    }
+
+    fn get(&mut self, r: &PackReport, f: &str) -> Option<std::rc::Rc<str>> {
+        match &self.last {
+            Some((dir, file, text)) if *dir == r.dir && file == f => text.clone(),
+            _ => {
+                let text: Option<std::rc::Rc<str>> = (self.sources)(r, f).map(Into::into);
+                self.last = Some((r.dir.clone(), f.to_string(), text.clone()));
+                text
+            }
+        }
+    }
 }
 
 /// One case: `ok <pack>/<case>`, or `FAIL <pack>/<case>`, its cause (`cause: ...`, when one
@@ -119,7 +170,7 @@ fn case(
     let reasons: Vec<String> = c
         .reasons
         .iter()
-        .filter(|w| Some(w.as_str()) != cause)
+        .filter(|w| !cause.is_some_and(|c| c.contains(w.as_str())))
         .cloned()
         .collect();
     for (i, d) in c.failures.iter().enumerate() {

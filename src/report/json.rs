@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::located::{location_path, message, named_char};
+use super::located::{help_lines, location_path, message, named_char};
 use crate::core::charname;
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
@@ -20,15 +20,23 @@ pub fn render(reports: &[PackReport], mode: Mode) -> String {
 
 /// [`render`] with findings of the run beside the packs' (`unused_allowances`).
 pub(crate) fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
-    let none = PackReport::default();
-    let unused_allowances = extra
-        .iter()
-        .map(|d| diagnostic(&none, d, format!("warning {}", d.text(""))))
-        .collect();
-    let packs: Vec<Pack> = reports.iter().map(|r| pack(r, mode)).collect();
+    let mut out = Vec::new();
+    // Writing to memory fails only when serde does, which the types here never make it.
+    let _ = write(&mut out, reports, mode, extra);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`render_with`] written to `w` as it is made: each finding becomes JSON when it is written,
+/// so memory holds the reports and never the document (docs/performance.md).
+pub(crate) fn write(
+    w: &mut dyn std::io::Write,
+    reports: &[PackReport],
+    mode: Mode,
+    extra: &[Diagnostic],
+) -> std::io::Result<()> {
     let summary = Summary {
-        packs: packs.len(),
-        failed_packs: packs.iter().filter(|p| p.verdict == "failed").count(),
+        packs: reports.len(),
+        failed_packs: reports.iter().filter(|r| r.failed(false)).count(),
         errors: reports.iter().map(PackReport::errors).sum(),
         warnings: reports.iter().map(PackReport::warnings).sum(),
         cases: reports.iter().map(|r| r.cases.len()).sum(),
@@ -44,16 +52,56 @@ pub(crate) fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnosti
             Mode::Check => "check",
             Mode::Test => "test",
         },
-        packs,
+        packs: Each(reports, &|r: &PackReport| pack(r, mode)),
         summary,
-        unused_allowances,
+        unused_allowances: Extra(extra),
     };
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    text.push('\n');
-    text
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer_pretty(&mut buffered, &doc)?;
+    std::io::Write::write_all(&mut buffered, b"\n")?;
+    std::io::Write::flush(&mut buffered)
 }
 
-fn pack(r: &PackReport, mode: Mode) -> Pack {
+/// A list serialized one item at a time, each made only when it is written.
+struct Each<'a, T, R>(&'a [T], &'a dyn Fn(&'a T) -> R);
+
+impl<'a, T, R: Serialize> Serialize for Each<'a, T, R> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(self.1))
+    }
+}
+
+/// The run's findings beside the packs' (`unused_allowances`).
+struct Extra<'a>(&'a [Diagnostic]);
+
+impl Serialize for Extra<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let none = PackReport::default();
+        s.collect_seq(
+            self.0
+                .iter()
+                .map(|d| diagnostic(&none, d, format!("warning {}", d.text("")))),
+        )
+    }
+}
+
+/// A pack's findings, each made when it is written.
+struct Diags<'a>(&'a PackReport);
+
+impl Serialize for Diags<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        s.collect_seq(r.diagnostics.iter().map(|d| {
+            diagnostic(
+                r,
+                d,
+                format!("{} {}", d.severity.as_str(), d.text(&r.prefix)),
+            )
+        }))
+    }
+}
+
+fn pack(r: &PackReport, mode: Mode) -> Pack<'_> {
     Pack {
         path: esc(&r.dir),
         uri: esc(&r.uri_base),
@@ -64,17 +112,7 @@ fn pack(r: &PackReport, mode: Mode) -> Pack {
         errors: r.errors(),
         warnings: r.warnings(),
         skipped: r.skipped.iter().map(|s| esc(s)).collect(),
-        diagnostics: r
-            .diagnostics
-            .iter()
-            .map(|d| {
-                diagnostic(
-                    r,
-                    d,
-                    format!("{} {}", d.severity.as_str(), d.text(&r.prefix)),
-                )
-            })
-            .collect(),
+        diagnostics: Diags(r),
         cases: (mode == Mode::Test).then(|| {
             r.cases
                 .iter()
@@ -152,6 +190,23 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
             .collect(),
         evidence: d.evidence,
         cause: None,
+        hint: d.hint.as_deref().map(esc),
+        help: help_lines(d),
+        fix: d.fix.as_ref().map(|f| JsonFix {
+            applicability: "safe",
+            message: esc(&f.message),
+            edits: f
+                .edits
+                .iter()
+                .map(|e| JsonEdit {
+                    line: e.region.line,
+                    column: e.region.col,
+                    end_line: e.region.end_line,
+                    end_column: e.region.end_col,
+                    content: e.with.clone(),
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -160,15 +215,21 @@ fn esc(s: &str) -> String {
 }
 
 #[derive(Serialize)]
-struct Report {
+struct Report<'a> {
     format: &'static str,
     tool: Tool,
     command: &'static str,
-    packs: Vec<Pack>,
+    packs: Each<'a, PackReport, Pack<'a>>,
     summary: Summary,
     /// `--config FILE`: `[[allow]]` entries that matched nothing (docs/configuration.md).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    unused_allowances: Vec<Diag>,
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    unused_allowances: Extra<'a>,
+}
+
+impl Extra<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 #[derive(Serialize)]
@@ -178,7 +239,7 @@ struct Tool {
 }
 
 #[derive(Serialize)]
-struct Pack {
+struct Pack<'a> {
     path: String,
     uri: String,
     name: Option<String>,
@@ -188,7 +249,7 @@ struct Pack {
     errors: usize,
     warnings: usize,
     skipped: Vec<String>,
-    diagnostics: Vec<Diag>,
+    diagnostics: Diags<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cases: Option<Vec<Case>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +291,33 @@ struct Diag {
     /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     secrets: Vec<JsonSecret>,
+    /// The finding's own help (a "did you mean", the valid keys, a rename).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+    /// The `help:` lines `--format full` shows, in order.
+    help: Vec<String>,
+    /// What `check --fix` does about the finding, when it does something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix>,
+}
+
+/// A fix `check --fix` makes: `safe`, as ruff says of a fix that cannot change meaning.
+#[derive(Serialize)]
+struct JsonFix {
+    applicability: &'static str,
+    message: String,
+    edits: Vec<JsonEdit>,
+}
+
+/// One edit: the characters from line:column to end_line:end_column (code points, as the
+/// finding's own) replaced with `content`, as written (empty: removed).
+#[derive(Serialize)]
+struct JsonEdit {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    content: String,
 }
 
 #[derive(Serialize)]

@@ -21,6 +21,43 @@ pub(crate) fn raw_message(d: &Diagnostic) -> String {
     }
 }
 
+/// The `help:` lines of a finding, escaped, in the order `--format full` shows them: its own
+/// hint, its rule's help (unless the hint takes its place), and what `check --fix` does about
+/// it when it does something (`check --fix` will remove U+200B ZERO WIDTH SPACE).
+pub(crate) fn help_lines(d: &Diagnostic) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(h) = &d.hint {
+        out.push(escape::line(h).into_owned());
+    }
+    if !d.own_help && !d.rule.help().is_empty() {
+        out.push(d.rule.help().to_string());
+    }
+    if let Some(f) = &d.fix {
+        out.push(fix_line(f));
+    }
+    out
+}
+
+/// `check --fix` will <what the fix does>.
+pub(crate) fn fix_line(f: &crate::core::Suggestion) -> String {
+    escape::line(&format!("`check --fix` will {}", f.message)).into_owned()
+}
+
+/// `[*] ` before the message of a finding `check --fix` mends (ruff's marker), else nothing.
+pub(crate) fn marker(d: &Diagnostic) -> &'static str {
+    if d.fix.is_some() { "[*] " } else { "" }
+}
+
+/// `[*] N fixable with `--fix``, when N findings of the reports are (`check` only).
+pub(crate) fn fixable_line(reports: &[PackReport]) -> Option<String> {
+    let n = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| d.fix.is_some())
+        .count();
+    (n > 0).then(|| format!("[*] {n} fixable with `--fix`"))
+}
+
 /// The character a finding is about, when its message begins with it (`U+2060`, `U+200B and 2
 /// more`, `U+202E in an escape`, `U+2800, an unusual space`: the character rules name the first
 /// character of a run this way); `None` for any other message.

@@ -12,4 +12,6 @@ pub(crate) mod located;
 pub(crate) mod prompts;
 pub mod rule_reference;
 pub mod sarif;
+pub(crate) mod schemas;
+pub(crate) mod statistics;
 pub(crate) mod summary;

@@ -5,12 +5,79 @@ use crate::rules::{self, Rule};
 
 use super::sarif::{help_uri, markdown_text};
 
+mod examples;
+
 /// The catalogue (`<id>  <severity>  <summary>`, one rule a line, in catalogue order), or one
-/// rule explained; `Err` is an unknown rule's message for standard error.
+/// rule explained; `Err` is an unknown rule's message for standard error. Ids match in any
+/// case.
 pub fn render(rule: Option<&str>) -> Result<String, String> {
     match rule {
         None => Ok(catalogue()),
-        Some(id) => rules::find(id).map(explain).ok_or_else(|| {
+        Some(id) => find(id).map(explain),
+    }
+}
+
+/// [`render`] as JSON: a list of every rule, or the one rule, each with its id, severity,
+/// family, precision, security severity, summary, description, help, what `check --fix` does
+/// (`fix`, or null) and its reference URL.
+pub fn render_json(rule: Option<&str>) -> Result<String, String> {
+    let text = match rule {
+        None => {
+            let all: Vec<RuleJson> = rules::catalogue().iter().map(|r| json(r)).collect();
+            serde_json::to_string_pretty(&all)
+        }
+        Some(id) => serde_json::to_string_pretty(&json(find(id)?)),
+    };
+    let mut out = text.unwrap_or_default();
+    out.push('\n');
+    Ok(out)
+}
+
+/// One rule as `rules --format json` gives it.
+#[derive(serde::Serialize)]
+struct RuleJson {
+    id: &'static str,
+    severity: &'static str,
+    family: &'static str,
+    precision: &'static str,
+    security_severity: Option<&'static str>,
+    summary: &'static str,
+    description: &'static str,
+    help: &'static str,
+    fix: Option<&'static str>,
+    reference: String,
+}
+
+fn json(r: &'static Rule) -> RuleJson {
+    RuleJson {
+        id: r.id,
+        severity: severity(r),
+        family: r.family(),
+        precision: r.precision.as_str(),
+        security_severity: r.security_severity,
+        summary: r.summary(),
+        description: r.description(),
+        help: r.help(),
+        fix: crate::fix::fixes_of(r.id),
+        reference: help_uri(r),
+    }
+}
+
+/// A rule's severity as the catalogue says it: `redaction` is an error under tests/ and a
+/// warning elsewhere.
+fn severity(r: &Rule) -> &'static str {
+    if r.id == rules::redaction::REDACTION.id {
+        "error in tests/, warning elsewhere"
+    } else {
+        r.severity.as_str()
+    }
+}
+
+/// The rule `id` names, in any case, or the message saying it names none.
+fn find(id: &str) -> Result<&'static Rule, String> {
+    {
+        // Ids are lowercase: `SHELL-TEXT` names the same rule.
+        rules::find(&id.to_ascii_lowercase()).ok_or_else(|| {
             let ids: Vec<&str> = rules::catalogue().iter().map(|r| r.id).collect();
             let near = match crate::core::suggest::nearest(id, &ids) {
                 Some(n) => format!("; did you mean `{n}`?"),
@@ -20,7 +87,7 @@ pub fn render(rule: Option<&str>) -> Result<String, String> {
                 "error no rule named {}{near}; `hippo-packs rules` lists them\n",
                 escape::line(id)
             )
-        }),
+        })
     }
 }
 
@@ -32,26 +99,35 @@ fn catalogue() -> String {
             format!(
                 "{:width$}  {:7}  {}\n",
                 r.id,
-                r.severity.as_str(),
+                match r.id == rules::redaction::REDACTION.id {
+                    true => "error/warning".to_string(),
+                    false => r.severity.as_str().to_string(),
+                },
                 r.summary()
             )
         })
         .collect()
 }
 
-/// One rule: what it checks, why, how to fix.
+/// One rule: what it checks, why, how to fix, whether `check --fix` does, an example that
+/// fires it and a near miss that does not (from its fixtures); the repository's paths last,
+/// under `For contributors`.
 pub(crate) fn explain(r: &Rule) -> String {
     let mut out = format!(
         "{}: {}\n\nseverity: {}\nfamily: {}\nprecision: {}\n",
         r.id,
         r.summary(),
-        r.severity.as_str(),
+        severity(r),
         r.family(),
         r.precision.as_str()
     );
     if let Some(s) = r.security_severity {
         out.push_str(&format!("security severity: {s}\n"));
     }
+    out.push_str(&match crate::fix::fixes_of(r.id) {
+        Some(what) => format!("fixable: yes, `check --fix` {what}\n"),
+        None => "fixable: no\n".to_string(),
+    });
     out.push_str(&format!(
         "\nWhat it checks and why:\n{}\n\nHow to fix:\n{}\n\n",
         r.description(),
@@ -61,7 +137,22 @@ pub(crate) fn explain(r: &Rule) -> String {
         out.push_str(&rules::redaction::kinds_text());
         out.push('\n');
     }
+    for e in examples::of(r.id) {
+        let title = match e.variant.starts_with("bad") {
+            true => "Example: a pack that gets it (the page's good pack, changed)",
+            false => "Near miss: a pack that does not (the page's good pack, changed)",
+        };
+        out.push_str(title);
+        out.push_str(":\n");
+        for line in e.text.lines() {
+            out.push_str("  ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
     out.push_str(&format!("Reference: {}\n\n", help_uri(r)));
+    out.push_str("For contributors (paths in the hippo-packs repository):\n");
     for (label, path) in hops(r) {
         out.push_str(&format!("{label}: {path}\n"));
     }

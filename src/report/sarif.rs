@@ -13,6 +13,10 @@ use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::PackReport;
 use crate::rules::{self, Rule};
 
+mod strings;
+use strings::limit;
+pub(crate) use strings::{encode_uri, markdown_text, pascal_case};
+
 pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Where the tool and its rule reference live: the repository address of Cargo.toml.
 pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
@@ -174,8 +178,33 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
         rule_index: rules::rank(d.rule),
         level: level(d.severity),
         message: Text {
-            text: message_named(d),
+            text: match &d.hint {
+                Some(h) => format!("{}\n\nhelp: {}", message_named(d), escape::line(h)),
+                None => message_named(d),
+            },
         },
+        fixes: d.fix.as_ref().map(|f| {
+            let replacements = f.edits.iter().map(|e| Replacement {
+                deleted_region: Region {
+                    start_line: e.region.line.max(1),
+                    start_column: e.region.col16.max(1),
+                    end_line: e.region.end_line.max(e.region.line).max(1),
+                    end_column: e.region.end_col16.max(1),
+                },
+                inserted_content: (!e.with.is_empty()).then(|| Text {
+                    text: e.with.clone(),
+                }),
+            });
+            [SarifFix {
+                description: Text {
+                    text: escape::line(&f.message).into_owned(),
+                },
+                artifact_changes: [ArtifactChange {
+                    artifact_location: artifact(&location_path(r, d)),
+                    replacements: replacements.collect(),
+                }],
+            }]
+        }),
         locations: [Location {
             physical_location: PhysicalLocation {
                 artifact_location: artifact(&location_path(r, d)),
@@ -268,58 +297,6 @@ pub(crate) fn help_uri(r: &Rule) -> String {
 fn display_name(id: &str) -> Option<String> {
     let name = pascal_case(id);
     (!name.eq_ignore_ascii_case(id)).then(|| limit(&name, MAX_NAME))
-}
-
-/// `invisible-character` → `InvisibleCharacter`.
-pub(crate) fn pascal_case(id: &str) -> String {
-    id.split('-')
-        .map(|part| {
-            let mut cs = part.chars();
-            match cs.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + cs.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
-/// Plain text as Markdown that shows it as it is (`<name>` is not a tag, `**` not emphasis).
-pub(crate) fn markdown_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// At most `max` characters, the cut marked with `…`.
-fn limit(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max - 1).collect();
-    out.push('…');
-    out
-}
-
-/// A relative URI reference: every byte but the unreserved characters and `/` percent-encoded
-/// (a space, `%`, `#`, `?`, non-ASCII), as GitHub decodes it with `decodeURIComponent`.
-pub(crate) fn encode_uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 // The model: field order is file order.
@@ -426,6 +403,32 @@ struct SarifResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     suppressions: Option<[Suppression; 1]>,
     properties: ResultProperties<'a>,
+    /// What `check --fix` does about the finding (SARIF §3.55), when it does something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixes: Option<[SarifFix; 1]>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: [ArtifactChange; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+/// The region's characters replaced with `insertedContent` (none: removed).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: Region,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inserted_content: Option<Text>,
 }
 
 #[derive(Serialize)]

@@ -301,3 +301,15 @@ fn note_texts(_: &mut Ctx<'_>, _: &mut (), _: &Entry<'_, '_>) {}
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// case.toml's tables, the top level first, each by its dotted name, for its JSON Schema
+/// (`report::schemas`).
+pub(crate) fn key_shapes() -> Vec<(&'static str, Vec<crate::model::schema::KeyShape>)> {
+    vec![
+        TOP.shape(),
+        SESSION.shape(),
+        MODEL.shape(),
+        EXPECT.shape(),
+        NOTE.shape(),
+    ]
+}

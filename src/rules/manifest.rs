@@ -8,7 +8,7 @@ use crate::model::schema::{Entry, Key, Table, Type, Value};
 
 mod help;
 mod script;
-mod values;
+pub(crate) mod values;
 
 use values::{
     authors_problem, description_problem, license_problem, name_problem, version_problem,
@@ -183,4 +183,9 @@ fn authors(e: &Entry<'_, '_>) -> Option<(String, String)> {
         return None;
     };
     Some((authors_problem(list)?, help::authors(list.len())))
+}
+
+/// pack.toml's one table, for its JSON Schema (`report::schemas`).
+pub(crate) fn key_shapes() -> Vec<(&'static str, Vec<crate::model::schema::KeyShape>)> {
+    vec![KEYS.shape()]
 }

@@ -331,3 +331,8 @@ pub(crate) fn pattern_problem(pattern: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+
+/// A pass file's one table, for its JSON Schema (`report::schemas`).
+pub(crate) fn key_shapes() -> Vec<(&'static str, Vec<crate::model::schema::KeyShape>)> {
+    vec![KEYS.shape()]
+}

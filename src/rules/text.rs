@@ -18,8 +18,8 @@ declare_rules! {
     /// showing it: its finding's help says to save the file as UTF-8 without a byte-order mark.
     ///
     /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
-    /// `LC_ALL=C grep -n '[^[:print:][:space:]]' FILE`; `check --fix` removes the ones whose
-    /// removal cannot change the text). If you meant a visible symbol, write it as text.
+    /// `LC_ALL=C grep -n '[^[:print:][:space:]]' FILE`). If you meant a visible symbol, write it
+    /// as text.
     pub(crate) static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
 
     /// A file that is not UTF-8

@@ -14,15 +14,23 @@ use crate::report::located;
 /// Draws the findings of a run; says once per file that it has CRLF line endings.
 pub(super) struct Draw {
     pub(crate) renderer: Renderer,
-    /// The files (as shown) whose CRLF note has been given.
+    /// The files (as shown) already looked at for CRLF line endings (each file's text is
+    /// searched once, and the note given once).
     crlf_noted: Vec<String>,
+    /// The secrets of the last file drawn (its folder, its path, the spans and masked texts):
+    /// a file's findings follow each other, so they are gathered once for all of them.
+    masks: Option<(String, String, Masks)>,
 }
+
+/// A file's secrets: each span with its masked text, in file order.
+type Masks = Vec<(Span, String)>;
 
 impl Draw {
     pub(crate) fn new() -> Draw {
         Draw {
             renderer: Renderer::styled(),
             crlf_noted: Vec::new(),
+            masks: None,
         }
     }
 
@@ -41,7 +49,7 @@ impl Draw {
         };
         let (elements, columns) = self.location(r, d, source);
         let mut group = level
-            .primary_title(located::message(d))
+            .primary_title(format!("{}{}", located::marker(d), located::message(d)))
             .id(d.rule.id)
             .elements(elements);
         if let Some(h) = &d.hint {
@@ -52,6 +60,9 @@ impl Draw {
         }
         if !d.rule.help().is_empty() && !d.own_help {
             group = group.element(Level::HELP.message(d.rule.help()));
+        }
+        if let Some(f) = &d.fix {
+            group = group.element(Level::HELP.message(located::fix_line(f)));
         }
         let drawn = self.renderer.render(&[group]);
         set_columns(&drawn, &columns)
@@ -70,7 +81,11 @@ impl Draw {
         source: Option<&str>,
     ) -> (Vec<Element<'static>>, Vec<usize>) {
         let Some(file) = &d.file else {
-            return (Vec::new(), Vec::new());
+            // A folder that cannot be read: named as given, so the run says which.
+            let unreadable = d.rule.id == crate::rules::layout::UNREADABLE.id;
+            let folder = d.subject.as_deref().filter(|_| unreadable);
+            let origin = folder.map(|f| Origin::path(escape::line(f).into_owned()).into());
+            return (origin.into_iter().collect(), Vec::new());
         };
         let path = escape::line(&located::typed_path(r, file)).into_owned();
         let (Some(span), Some(src)) = (d.span, source) else {
@@ -81,7 +96,14 @@ impl Draw {
             };
             return (vec![origin.into()], Vec::new());
         };
-        let masks = masks(r, file);
+        let fresh = !matches!(&self.masks, Some((dir, f, _)) if *dir == r.dir && f == file);
+        if fresh {
+            self.masks = Some((r.dir.clone(), file.clone(), masks(r, file)));
+        }
+        let masks: Vec<(Span, &str)> = match &self.masks {
+            Some((_, _, m)) => m.iter().map(|(s, t)| (*s, t.as_str())).collect(),
+            None => Vec::new(),
+        };
         let places: Vec<(Span, crate::core::Region, Option<String>)> = if d.secrets.is_empty() {
             vec![(span, d.region, None)]
         } else {
@@ -116,8 +138,10 @@ impl Draw {
                     .into(),
             );
         }
-        if excerpt::has_crlf(src) && !self.crlf_noted.contains(&path) {
-            out.push(Level::NOTE.message(CRLF_NOTE).into());
+        if !self.crlf_noted.contains(&path) {
+            if excerpt::has_crlf(src) {
+                out.push(Level::NOTE.message(CRLF_NOTE).into());
+            }
             self.crlf_noted.push(path);
         }
         (out, columns)
@@ -157,15 +181,15 @@ fn set_columns(drawn: &str, columns: &[usize]) -> String {
 
 /// The secrets of `file` (its redaction finding's) and the runs beside them on their lines,
 /// each span with its masked text.
-fn masks<'r>(r: &'r PackReport, file: &str) -> Vec<(Span, &'r str)> {
-    let mut out: Vec<(Span, &str)> = r
+fn masks(r: &PackReport, file: &str) -> Masks {
+    let mut out: Vec<(Span, String)> = r
         .diagnostics
         .iter()
         .filter(|d| d.file.as_deref() == Some(file))
         .flat_map(|d| &d.secrets)
         .flat_map(|s| {
-            let beside = s.beside.iter().map(|(span, shown)| (*span, shown.as_str()));
-            std::iter::once((s.span, s.masked.as_str())).chain(beside)
+            let beside = s.beside.iter().map(|(span, shown)| (*span, shown.clone()));
+            std::iter::once((s.span, s.masked.clone())).chain(beside)
         })
         .collect();
     out.sort_by_key(|m| m.0.start);

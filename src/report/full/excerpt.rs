@@ -2,6 +2,12 @@
 //! but the line feeds between them becomes `U+XXXX`, a secret its masked text, and the span moves onto the new text, widened to
 //! whole grapheme clusters so a caret never splits one. The carriage return of a CRLF line
 //! ending is not shown (the finding's note says the file has them); a lone one is.
+//!
+//! A line longer than [`LINE_MAX`] characters is shown as a window: [`CONTEXT`] characters
+//! either side of the span, `…` where the line goes on, and a span longer than [`SPAN_MAX`]
+//! characters shows its start. So one finding costs what it prints, never the length of its
+//! line: a line of 64 KB holding thousands of findings is read once per finding for a window,
+//! not whole (docs/performance.md, "Renderers").
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -16,24 +22,91 @@ pub(super) struct Excerpt {
     pub(crate) hidden: Vec<char>,
 }
 
+/// The longest line shown whole, in characters.
+pub(super) const LINE_MAX: usize = 160;
+/// The characters shown either side of the span on a longer line.
+pub(super) const CONTEXT: usize = 60;
+/// The most of a span shown on a longer line, in characters.
+pub(super) const SPAN_MAX: usize = 120;
+
+/// The byte offset `n` characters before `at`, not before `floor`.
+fn back(src: &str, floor: usize, at: usize, n: usize) -> usize {
+    src[floor..at]
+        .char_indices()
+        .rev()
+        .take(n)
+        .last()
+        .map_or(at, |(i, _)| floor + i)
+}
+
+/// The byte offset `n` characters after `at`, not after `ceiling`.
+fn ahead(src: &str, at: usize, ceiling: usize, n: usize) -> usize {
+    src[at..ceiling]
+        .char_indices()
+        .nth(n)
+        .map_or(ceiling, |(i, _)| at + i)
+}
+
+/// The span on character boundaries, and the whole lines it covers (`first..last`, the last
+/// line feed left out): `(start, end, first, last)`.
+fn lines_of(src: &str, start: usize, end: usize) -> (usize, usize, usize, usize) {
+    let floor = |mut i: usize| {
+        while !src.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (start, end) = (floor(start), floor(end.max(start)));
+    let first = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    let stop = if end > start && src[..end].ends_with('\n') {
+        end - 1
+    } else {
+        end
+    };
+    let last = src[stop..].find('\n').map_or(src.len(), |i| stop + i);
+    (start, end, first, last)
+}
+
+/// Whether `from..to` holds more than [`LINE_MAX`] characters (reads at most that many).
+fn long(src: &str, from: usize, to: usize) -> bool {
+    src[from..to].chars().nth(LINE_MAX).is_some()
+}
+
+/// What is shown of `first..last` (whole lines) around the span `start..end`: on a first line
+/// longer than [`LINE_MAX`], from [`CONTEXT`] characters before the span; on a last line longer
+/// than that, to [`CONTEXT`] characters after it, the span itself cut to its first [`SPAN_MAX`]
+/// characters when it lies on that one line. Returns the shown start and end and the span's end.
+fn window(src: &str, first: usize, last: usize, start: usize, end: usize) -> (usize, usize, usize) {
+    let first_end = src[first..last].find('\n').map_or(last, |i| first + i);
+    let last_start = src[first..last]
+        .rfind('\n')
+        .map_or(first, |i| first + i + 1);
+    let lo = match long(src, first, first_end) {
+        true => back(src, first, start, CONTEXT),
+        false => first,
+    };
+    if !long(src, last_start, last) {
+        return (lo, last, end);
+    }
+    let end = match start >= last_start && src[start..end.min(last)].chars().nth(SPAN_MAX).is_some()
+    {
+        true => ahead(src, start, end, SPAN_MAX),
+        false => end,
+    };
+    (lo, ahead(src, end.min(last), last, CONTEXT), end)
+}
+
 impl Excerpt {
     /// `masks`: spans of `src` shown as their masked text (secrets), in order, not overlapping.
     pub(crate) fn new(src: &str, start: usize, end: usize, masks: &[(Span, &str)]) -> Excerpt {
-        let floor = |mut i: usize| {
-            while !src.is_char_boundary(i) {
-                i -= 1;
-            }
-            i
-        };
-        let (start, end) = (floor(start), floor(end.max(start)));
-        let first = src[..start].rfind('\n').map_or(0, |i| i + 1);
-        let stop = if end > start && src[..end].ends_with('\n') {
-            end - 1
-        } else {
-            end
-        };
-        let last = src[stop..].find('\n').map_or(src.len(), |i| stop + i);
-        let mut text = String::with_capacity(last - first + 8);
+        let (start, end, first, last) = lines_of(src, start, end);
+        let (lo, hi, end) = window(src, first, last, start, end);
+        let mut text = String::with_capacity(hi - lo + 16);
+        if lo > first {
+            text.push('\u{2026}');
+        }
+        let line_end = last;
+        let (first, last) = (lo, hi);
         let (mut new_start, mut new_end) = (0, 0);
         let mut hidden = Vec::new();
         // The mask the previous character was in: a mask's text is written once, at its first
@@ -86,6 +159,9 @@ impl Excerpt {
         }
         if end >= last {
             new_end = text.len();
+        }
+        if last < line_end && !src[last..line_end].eq("\r") {
+            text.push('\u{2026}');
         }
         let (start, end) = widen(&text, new_start, new_end.max(new_start));
         Excerpt {
@@ -141,6 +217,28 @@ mod tests {
             !has_crlf("one\rtwo\n"),
             "control: a lone CR is no CRLF ending"
         );
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_span() {
+        let src = format!("{}X{}\nnext\n", "a".repeat(1000), "b".repeat(1000));
+        let x = src.find('X').unwrap();
+        let e = Excerpt::new(&src, x, x + 1, &[]);
+        let want = format!(
+            "\u{2026}{}X{}\u{2026}",
+            "a".repeat(CONTEXT),
+            "b".repeat(CONTEXT)
+        );
+        assert_eq!(e.text, want);
+        assert_eq!(&e.text[e.start..e.end], "X");
+        // A long span shows its start only.
+        let e = Excerpt::new(&src, 0, 1500, &[]);
+        assert_eq!(e.text.chars().count(), SPAN_MAX + CONTEXT + 1);
+        assert_eq!(&e.text[e.start..e.end], "a".repeat(SPAN_MAX));
+        // Control: a line of LINE_MAX characters is shown whole.
+        let short = format!("{}X\n", "a".repeat(LINE_MAX - 1));
+        let e = Excerpt::new(&short, LINE_MAX - 1, LINE_MAX, &[]);
+        assert_eq!(e.text, short.trim_end());
     }
 
     #[test]

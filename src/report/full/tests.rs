@@ -25,6 +25,7 @@ fn render_one(d: Diagnostic, src: &str) -> String {
         Mode::Check,
         &move |_, _| Some(src.clone()),
         &[],
+        false,
     ))
 }
 
@@ -137,6 +138,7 @@ fn crlf_endings_get_one_note_per_file_and_no_carriage_return() {
         Mode::Check,
         &move |_, _| Some(text.clone()),
         &[],
+        false,
     ));
     assert_eq!(out.matches(draw::CRLF_NOTE).count(), 1, "{out}");
     assert!(!out.contains("U+000D"), "{out}");
@@ -166,7 +168,7 @@ fn a_finding_without_a_line_has_no_snippet() {
 #[test]
 fn colour_is_in_the_styled_output_only() {
     let d = Diagnostic::lead(&layout::MISSING_FILE, "missing file", "README.md", "");
-    let styled = render(&[report_with(d)], Mode::Check, &|_, _| None, &[]);
+    let styled = render(&[report_with(d)], Mode::Check, &|_, _| None, &[], false);
     assert!(styled.contains("\u{1b}["), "styled output has ANSI");
     assert!(!plain(&styled).contains("\u{1b}["), "control: stripped");
 }
@@ -214,6 +216,7 @@ fn a_finding_after_a_masked_secret_keeps_its_column() {
         Mode::Check,
         &move |_, _| Some(src.clone()),
         &[],
+        false,
     ));
     assert!(!out.contains(key), "never whole: {out}");
     // The secrets' own places: line 2 column 1, and column 49 after U+2060 (drawn as six).
