@@ -74,7 +74,7 @@ pub(crate) fn plan_all(dirs: &[String], config: Option<Config>) -> Vec<PackFixes
 }
 
 /// Checks every folder (in parallel), in the order given, each finding that `--fix` mends
-/// carrying its fix ([`suggest`]): for the formats that mark what is fixable.
+/// carrying its fix ([`suggest()`]): for the formats that mark what is fixable.
 pub(crate) fn check_all_suggested(dirs: &[String]) -> Vec<PackReport> {
     let several = dirs.len() > 1;
     parallel_map(dirs, |_, d| {

@@ -208,11 +208,15 @@ pub(crate) struct SchemaArgs {
     /// The document: `pack` (pack.toml), `pass` (passes/<name>.toml), `case`
     /// (tests/<case>/case.toml) or `hippo-packs` (.hippo-packs.toml).
     #[arg(value_enum)]
+    // The doc comment is `--help`'s text, where <name> and <case> stand for themselves.
+    #[allow(rustdoc::invalid_html_tags)]
     pub(crate) document: SchemaDocument,
 }
 
 /// The documents `schema` describes.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+// The variants' doc comments are `--help`'s text, where <name> and <case> stand for themselves.
+#[allow(rustdoc::invalid_html_tags)]
 pub(crate) enum SchemaDocument {
     /// pack.toml.
     Pack,

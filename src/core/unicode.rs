@@ -115,7 +115,7 @@ pub(crate) fn is_space_separator(c: char) -> bool {
 /// The space a person takes for an ordinary one but a search for a phrase does not: U+2800
 /// BRAILLE PATTERN BLANK, which renders as a space but is a symbol (docs/rules.md,
 /// `unusual-space`). The space separators are typography (a French digit group's U+2009): the
-/// matchers read them as spaces ([`is_space_separator`]) and no rule reports them.
+/// matchers read them as spaces (the fold table) and no rule reports them.
 pub(crate) fn is_unusual_space(c: char) -> bool {
     c == '\u{2800}'
 }

@@ -38,7 +38,7 @@ pub(crate) fn help_lines(d: &Diagnostic) -> Vec<String> {
     out
 }
 
-/// `check --fix` will <what the fix does>.
+/// `check --fix` will (what the fix does).
 pub(crate) fn fix_line(f: &crate::core::Suggestion) -> String {
     escape::line(&format!("`check --fix` will {}", f.message)).into_owned()
 }
