@@ -248,3 +248,16 @@ fn joins_are_where_rendering_joins_what_the_file_keeps_apart() {
         "cells are blocks apart"
     );
 }
+
+#[test]
+fn each_byte_that_may_render_apart_is_found_anywhere() {
+    let prose = "# Title\n\nPlain prose, with (parentheses), \"quotes\", {{notes}} and 3 - 2.\n";
+    assert!(!may_render_apart(prose), "control: nothing to render apart");
+    for b in ['*', '_', '`', '[', '<', '&', '\\', '|'] {
+        for at in [0, 7, prose.len()] {
+            let mut text = prose.to_string();
+            text.insert(at, b);
+            assert!(may_render_apart(&text), "{b:?} at {at}");
+        }
+    }
+}

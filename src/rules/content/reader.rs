@@ -10,22 +10,16 @@ use crate::model::markdown::Markdown;
 use crate::model::prompt::placeholders;
 use std::sync::LazyLock;
 
-/// The injection phrases alone, for the text with marks folded (the shell set keeps accents).
-fn injection_regex() -> &'static regex::bytes::Regex {
-    static RE: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
-        let pattern = format!("(?xi){}", super::INJECTION);
-        regex::bytes::Regex::new(&pattern).expect("injection regex")
-    });
-    &RE
-}
-
 /// The findings of `found`'s rules that `bytes` folded with marks dropped adds: injection
-/// phrases only, located and quoted as written.
+/// phrases only (the shell set keeps accents), located and quoted as written. The content regex
+/// is asked (its injection group: no other match can overlap one, since none holds a word an
+/// injection phrase starts with), so no second regex is compiled or warmed.
 pub(super) fn marks_findings<'a>(bytes: &'a [u8], found: &mut Vec<Finding<'a>>) {
     let Some(folded) = fold_marks(bytes) else {
         return;
     };
-    for m in injection_regex().find_iter(&folded.text) {
+    for caps in super::regex().captures_iter(&folded.text) {
+        let Some(m) = caps.name("inj") else { continue };
         push_new(
             found,
             &INJECTION_PHRASE,
@@ -236,12 +230,17 @@ fn url_regex() -> &'static regex::Regex {
 }
 
 /// The `url-placeholder` warning of a prompt: its first placeholder inside a URL or a Markdown
-/// link or image destination.
+/// link or image destination. A prompt without `://` (every URL holds it) and without a
+/// destination has none: its placeholders are not looked for.
 pub(crate) fn url_placeholder(path: &str, text: &str, md: Option<&Markdown>) -> Option<Diagnostic> {
-    let urls: Vec<Span> = url_regex()
-        .find_iter(text)
+    let destinations = md.map_or(&[][..], |m| m.destinations.as_slice());
+    let has_url = memchr::memmem::find(text.as_bytes(), b"://").is_some();
+    if !has_url && destinations.is_empty() {
+        return None;
+    }
+    let urls: Vec<Span> = (has_url.then(|| url_regex().find_iter(text)).into_iter().flatten())
         .map(|m| Span::new(m.start(), m.end()))
-        .chain(md.into_iter().flat_map(|m| m.destinations.iter().copied()))
+        .chain(destinations.iter().copied())
         .collect();
     let p = placeholders(text).into_iter().find(|p| {
         urls.iter()
