@@ -12,8 +12,9 @@
 //! with a name before its first slash: a leading `**/` or `*/` matches both, `{/etc,a}` only
 //! the first.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
+use std::sync::{LazyLock, Mutex};
 
 use regex_automata::Anchored;
 use regex_automata::hybrid::LazyStateID;
@@ -41,7 +42,29 @@ const NAME: &[u8] = b"\x01\x01";
 /// matches nothing) and a matcher's that lets a class hold `/` (so `[/]etc` is `/etc`), since
 /// the pattern is hippo's to match, not only this gate's. A pattern that is no glob names none
 /// (its syntax is its own error).
+///
+/// A registry's passes repeat their patterns (`**/*.md` in most), and a look costs a regex
+/// compiled and walked: each distinct pattern's answer is kept for the run ([`REMEMBERED`] of
+/// them at most, so the memory stays flat over any registry).
 pub(crate) fn reach(pattern: &str) -> Option<Reach> {
+    static SEEN: LazyLock<Mutex<HashMap<String, Option<Reach>>>> = LazyLock::new(Mutex::default);
+    if let Some(known) = SEEN.lock().ok().and_then(|m| m.get(pattern).copied()) {
+        return known;
+    }
+    let found = look(pattern);
+    if let Ok(mut m) = SEEN.lock()
+        && m.len() < REMEMBERED
+    {
+        m.insert(pattern.to_string(), found);
+    }
+    found
+}
+
+/// How many patterns' answers [`reach`] keeps.
+const REMEMBERED: usize = 4096;
+
+/// [`reach`] without the memory: both readings looked at.
+fn look(pattern: &str) -> Option<Reach> {
     [true, false].into_iter().find_map(|separator| {
         let glob = globset::GlobBuilder::new(pattern)
             .literal_separator(separator)
@@ -95,9 +118,16 @@ impl Glob {
             .build(pattern)
             .map_err(|_| ())?;
         let cache = dfa.create_cache();
-        let mut seen = HashSet::new();
+        // One byte per (class, is `.`, is `/`): a flag per such triple, not a hashed set.
+        let classes = dfa.byte_classes();
+        let mut seen = [false; 256 * 4];
         let bytes = (0..=255u8)
-            .filter(|&x| seen.insert((dfa.byte_classes().get(x), x == b'.', x == b'/')))
+            .filter(|&x| {
+                let key = usize::from(classes.get(x)) * 4
+                    + usize::from(x == b'.') * 2
+                    + usize::from(x == b'/');
+                !std::mem::replace(&mut seen[key], true)
+            })
             .collect();
         Ok(Glob { dfa, cache, bytes })
     }

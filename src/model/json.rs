@@ -18,18 +18,23 @@ pub(crate) fn string_value(token: &str) -> Option<String> {
 /// The first key that an object of `doc` (a document serde_json accepts) gives twice, decoded,
 /// with the byte offset of its second occurrence's opening quote. One pass over the bytes with
 /// an explicit stack, so no nesting is too deep for it; string contents are skipped by
-/// `memchr`, so the cost is about that of finding the document's quotes.
+/// `memchr`, so the cost is about that of finding the document's quotes. The keys of every open
+/// object share one list (each object's start in it on the stack): two allocations a document,
+/// not one per object.
 pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
     let b = doc.as_bytes();
-    // Per open container: `Some(keys seen)` for an object, `None` for an array.
-    let mut stack: Vec<Option<Vec<std::borrow::Cow<'_, str>>>> = Vec::new();
+    // Per open container: `Some(where its keys start in keys)` for an object, `None` for an
+    // array.
+    let mut stack: Vec<Option<usize>> = Vec::with_capacity(8);
+    // The keys of the open objects, the innermost's last.
+    let mut keys: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(16);
     // Whether the next string of the innermost object is a key.
     let mut key_next = false;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
             b'{' => {
-                stack.push(Some(Vec::new()));
+                stack.push(Some(keys.len()));
                 key_next = true;
             }
             b'[' => {
@@ -37,7 +42,9 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
                 key_next = false;
             }
             b'}' | b']' => {
-                stack.pop();
+                if let Some(Some(from)) = stack.pop() {
+                    keys.truncate(from);
+                }
                 key_next = false;
             }
             b',' => key_next = matches!(stack.last(), Some(Some(_))),
@@ -49,8 +56,8 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
                         None => std::borrow::Cow::Borrowed(&token[1..token.len() - 1]),
                         Some(_) => std::borrow::Cow::Owned(string_value(token)?),
                     };
-                    if let Some(Some(keys)) = stack.last_mut() {
-                        if keys.contains(&key) {
+                    if let Some(&Some(from)) = stack.last() {
+                        if keys.get(from..).is_some_and(|own| own.contains(&key)) {
                             return Some((key.into_owned(), i));
                         }
                         keys.push(key);
