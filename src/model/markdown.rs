@@ -166,6 +166,10 @@ pub(crate) fn read(text: &str) -> Markdown {
         .collect();
     definitions.sort_by_key(|d| d.1.start);
     let mut md = Markdown::default();
+    // The rendered text is about as long as the file and has a piece or two a line: room for
+    // them at once, not a copy of each at every doubling.
+    md.rendered.text.reserve(text.len());
+    md.rendered.pieces.reserve(text.len() / 32);
     let mut used: Vec<String> = Vec::new();
     let mut reading = State::default();
     for (event, range) in parser.into_offset_iter() {

@@ -325,10 +325,8 @@ pub(crate) fn check_file(
         if matches!(place, Some(Place::Prompt | Place::Persona)) {
             reader::marker_findings(hay, searched, folded.as_ref(), &mut found);
         }
-        if place == Some(Place::Prompt)
-            && let Ok(text) = std::str::from_utf8(hay)
-        {
-            out.extend(reader::url_placeholder(&f.path, text, md));
+        if place == Some(Place::Prompt) {
+            out.extend(reader::url_placeholder(&f.path, hay, md));
         }
     }
     let found = found.into_iter();

@@ -229,15 +229,20 @@ fn url_regex() -> &'static regex::Regex {
     &RE
 }
 
-/// The `url-placeholder` warning of a prompt: its first placeholder inside a URL or a Markdown
-/// link or image destination. A prompt without `://` (every URL holds it) and without a
-/// destination has none: its placeholders are not looked for.
-pub(crate) fn url_placeholder(path: &str, text: &str, md: Option<&Markdown>) -> Option<Diagnostic> {
+/// The `url-placeholder` warning of a prompt (`bytes`, judged when they are UTF-8): its first
+/// placeholder inside a URL or a Markdown link or image destination. A prompt without `://`
+/// (every URL holds it) and without a destination has none: it is not looked at further.
+pub(crate) fn url_placeholder(
+    path: &str,
+    bytes: &[u8],
+    md: Option<&Markdown>,
+) -> Option<Diagnostic> {
     let destinations = md.map_or(&[][..], |m| m.destinations.as_slice());
-    let has_url = memchr::memmem::find(text.as_bytes(), b"://").is_some();
+    let has_url = memchr::memmem::find(bytes, b"://").is_some();
     if !has_url && destinations.is_empty() {
         return None;
     }
+    let text = std::str::from_utf8(bytes).ok()?;
     let urls: Vec<Span> = (has_url.then(|| url_regex().find_iter(text)).into_iter().flatten())
         .map(|m| Span::new(m.start(), m.end()))
         .chain(destinations.iter().copied())
