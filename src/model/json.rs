@@ -49,12 +49,13 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
             }
             b',' => key_next = matches!(stack.last(), Some(Some(_))),
             b'"' => {
-                let end = string_end(b, i)?;
+                let (end, escaped) = string_end(b, i)?;
                 if key_next {
                     let token = &doc[i..end];
-                    let key = match memchr::memchr(b'\\', token.as_bytes()) {
-                        None => std::borrow::Cow::Borrowed(&token[1..token.len() - 1]),
-                        Some(_) => std::borrow::Cow::Owned(string_value(token)?),
+                    let key = if escaped {
+                        std::borrow::Cow::Owned(string_value(token)?)
+                    } else {
+                        std::borrow::Cow::Borrowed(&token[1..token.len() - 1])
                     };
                     if let Some(&Some(from)) = stack.last() {
                         if keys.get(from..).is_some_and(|own| own.contains(&key)) {
@@ -74,13 +75,15 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
     None
 }
 
-/// The end (one past the closing quote) of the string whose opening quote is at `start`. Most
+/// The end (one past the closing quote) of the string whose opening quote is at `start`, and
+/// whether it holds an escape. Most
 /// strings of a record are short (its keys, a type, a time): their first bytes are looked at
 /// one by one, and only a longer string is handed to `memchr`, whose set-up costs more than
 /// a short string's bytes.
-fn string_end(b: &[u8], start: usize) -> Option<usize> {
+fn string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
     const NEAR: usize = 24;
     let mut i = start + 1;
+    let mut escaped = false;
     loop {
         let near = b.len().min(i + NEAR);
         i = match (b.get(i..near)?.iter()).position(|&c| c == b'"' || c == b'\\') {
@@ -88,9 +91,10 @@ fn string_end(b: &[u8], start: usize) -> Option<usize> {
             None => near + memchr::memchr2(b'"', b'\\', &b[near..])?,
         };
         if b[i] == b'\\' {
+            escaped = true;
             i += 2;
         } else {
-            return Some(i + 1);
+            return Some((i + 1, escaped));
         }
     }
 }
@@ -118,7 +122,11 @@ mod tests {
                 v.insert_str(at, "\\\"k\\\": ");
                 let doc = format!(r#"{{"k": "{v}", "j": 1, "k": 2}}"#);
                 let second = doc.rfind("\"k\"").expect("key");
-                assert_eq!(duplicate_key(&doc), Some(("k".to_string(), second)), "{doc}");
+                assert_eq!(
+                    duplicate_key(&doc),
+                    Some(("k".to_string(), second)),
+                    "{doc}"
+                );
                 // Control: the same string without the repeated key.
                 let fine = format!(r#"{{"k": "{v}", "j": 1}}"#);
                 assert_eq!(duplicate_key(&fine), None, "{fine}");

@@ -363,6 +363,13 @@ fn comments(md: &mut Markdown, text: &str, at: Span) {
 /// inside is not its text byte for byte.
 fn code_inside(text: &str, at: Span, code: &str) -> Span {
     let written = &text[at.start..at.end];
+    // Usually the inside starts right after the opening backticks: no earlier match can exist
+    // there (the inside would start with a backtick, which the byte after the run is not), so
+    // that is the first one, found without a substring search.
+    let run = written.bytes().take_while(|&b| b == b'`').count();
+    if written.get(run..run + code.len()) == Some(code) {
+        return Span::new(at.start + run, at.start + run + code.len());
+    }
     match written.find(code) {
         Some(i) => Span::new(at.start + i, at.start + i + code.len()),
         None => at,

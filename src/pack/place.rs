@@ -35,25 +35,22 @@ pub(crate) enum Place {
 /// the name rule applies to (a pass, prompt, persona or transcript name), if any.
 pub(crate) fn place(kind: PackKind, path: &str) -> Option<(Place, Option<&str>)> {
     // Up to eight components on the stack (every allowed place has fewer: a path has at most
-    // six), split with a plain byte loop; a longer path is split into a list.
+    // six), split at each `/` found by `memchr`; a longer path is split into a list.
     let mut small = [""; 8];
     let (mut n, mut start) = (0, 0);
-    for (i, b) in path
-        .bytes()
-        .enumerate()
-        .chain(std::iter::once((path.len(), b'/')))
-    {
-        if b != b'/' {
-            continue;
-        }
+    loop {
+        let end = memchr::memchr(b'/', &path.as_bytes()[start..]).map_or(path.len(), |i| start + i);
         if n == small.len() {
             let parts: Vec<&str> = path.split('/').collect();
             return place_parts(kind, &parts);
         }
         // `/` is ASCII: both ends are character boundaries.
-        small[n] = path.get(start..i).unwrap_or("");
+        small[n] = path.get(start..end).unwrap_or("");
         n += 1;
-        start = i + 1;
+        if end == path.len() {
+            break;
+        }
+        start = end + 1;
     }
     place_parts(kind, &small[..n])
 }

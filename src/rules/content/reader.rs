@@ -243,10 +243,13 @@ pub(crate) fn url_placeholder(
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let urls: Vec<Span> = (has_url.then(|| url_regex().find_iter(text)).into_iter().flatten())
-        .map(|m| Span::new(m.start(), m.end()))
-        .chain(destinations.iter().copied())
-        .collect();
+    let urls: Vec<Span> = (has_url
+        .then(|| url_regex().find_iter(text))
+        .into_iter()
+        .flatten())
+    .map(|m| Span::new(m.start(), m.end()))
+    .chain(destinations.iter().copied())
+    .collect();
     let p = placeholders(text).into_iter().find(|p| {
         urls.iter()
             .any(|u| u.start <= p.span.start && p.span.end <= u.end)
