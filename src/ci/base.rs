@@ -27,7 +27,7 @@ pub(crate) enum Review {
     /// No pull request or merge group: no base is sought.
     Off,
     /// The base was found.
-    Base(Base),
+    Base(Box<Base>),
     /// A review without a base: why (one sentence, for the notice).
     NoBase(String),
 }
@@ -76,7 +76,7 @@ pub(crate) fn find(given: &Given, root: &Path, gh: &GithubEnv, event: &WorkflowE
         Changes::MergeGroup(g) => Repo::open(root).and_then(|r| merge_group(r, g)),
     };
     match found {
-        Ok(base) => Review::Base(base),
+        Ok(base) => Review::Base(Box::new(base)),
         Err(why) => Review::NoBase(why),
     }
 }

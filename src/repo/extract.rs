@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 
 use gix::objs::tree::EntryKind;
 
-use super::{Found, ObjectId, Repo};
+use super::objects::{Found, Repo, short};
 use crate::pack::walk::MAX_DEPTH;
 use crate::pack::{MAX_ENTRIES, ONE_FILE_LIMIT, READ_BUDGET};
+use gix::ObjectId;
 
 /// The most bytes of a blob inflated to write its first [`ONE_FILE_LIMIT`]` + 1` bytes; a
 /// larger one is written as its size alone.
@@ -64,10 +65,7 @@ impl Repo {
     /// held or the temporary folder cannot be written.
     pub(crate) fn extract(&self, id: &ObjectId, rels: &[String]) -> Result<Extracted, String> {
         if !self.has_commit(id) {
-            return Err(format!(
-                "commit {} is not in the checkout",
-                super::short(id)
-            ));
+            return Err(format!("commit {} is not in the checkout", short(id)));
         }
         let dir = tempfile::Builder::new()
             .prefix("hippo-packs-base-")
