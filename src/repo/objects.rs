@@ -20,12 +20,12 @@ pub(super) enum Found {
 
 impl Repo {
     /// The repository whose work tree is `root` (its `.git` folder or file); `Err` is a
-    /// one-line reason.
+    /// one-line reason (gix's own names the folder, which the log already does).
     pub(crate) fn open(root: &Path) -> Result<Repo, String> {
         let options = gix::open::Options::isolated().with_enforced_trust(gix::sec::Trust::Full);
         gix::open_opts(root, options)
             .map(|git| Repo { git })
-            .map_err(|e| format!("no git repository at {}: {e}", root.display()))
+            .map_err(|_| "the repository root holds no readable git repository".to_string())
     }
 
     /// The commit `HEAD` names; `None` when it names none (an unborn branch, a broken ref).
