@@ -3,6 +3,7 @@
 use super::commit;
 use super::context::RunContext;
 use super::settings::{FailOn, Scope};
+use crate::core::Severity;
 use crate::github::command::Level;
 use crate::github::event::{Changes, MergeGroup};
 use crate::github::pulls;
@@ -222,6 +223,12 @@ pub(crate) fn fails(r: &PackReport, fail_on: FailOn) -> bool {
         FailOn::Never => false,
         FailOn::Error => r.failed(false),
         FailOn::Warning => r.failed(true),
+        FailOn::NewWarning => {
+            r.failed(false)
+                || r.diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Warning && crate::label::is_new(d))
+        }
     }
 }
 
@@ -241,5 +248,40 @@ mod tests {
         assert!(!fails(&warned, FailOn::Error));
         assert!(fails(&warned, FailOn::Warning));
         assert!(!fails(&warned, FailOn::Never));
+        assert!(fails(&warned, FailOn::NewWarning), "unlabelled: new");
+    }
+
+    #[test]
+    fn new_warning_fails_on_a_new_warning_only() {
+        let warning = || {
+            crate::core::Diagnostic::file(&crate::rules::layout::UNREADABLE, "a", "b")
+                .with_severity(Severity::Warning)
+        };
+        let base = PackReport {
+            diagnostics: vec![warning()],
+            ..PackReport::default()
+        };
+        let mut old = base.clone();
+        crate::label::against(&mut old, Some(&base));
+        assert!(!fails(&old, FailOn::NewWarning), "an old warning passes");
+        assert!(
+            fails(&old, FailOn::Warning),
+            "control: under warning it fails"
+        );
+        let mut added = base.clone();
+        added.diagnostics.push(
+            crate::core::Diagnostic::file(&crate::rules::layout::UNREADABLE, "c", "d")
+                .with_severity(Severity::Warning),
+        );
+        crate::label::against(&mut added, Some(&base));
+        assert!(fails(&added, FailOn::NewWarning), "a new warning fails");
+        let mut error = base.clone();
+        error.diagnostics[0].severity = Severity::Error;
+        let error_base = error.clone();
+        crate::label::against(&mut error, Some(&error_base));
+        assert!(
+            fails(&error, FailOn::NewWarning),
+            "an old error fails as always"
+        );
     }
 }
