@@ -102,7 +102,7 @@ pub struct PackReport {
     pub case_names: Vec<String>,
     /// In a pull request's review, a touched pack's findings the base has and the head does
     /// not (`None`: no review; `crate::label`).
-    pub(crate) fixed: Option<Vec<crate::core::baseline::Fixed>>,
+    pub fixed: Option<Vec<crate::core::Fixed>>,
 }
 
 impl PackReport {

@@ -80,7 +80,9 @@ fn an_untouched_packs_error_is_a_notice_and_the_run_passes() {
     let r = pull_request(&gh.url, false, 1).run(ws.path());
     assert_eq!(r.code, 0, "{r}");
     assert!(
-        annotations(&gh).iter().all(|a| a["path"] != "packs/typo/pack.toml"),
+        annotations(&gh)
+            .iter()
+            .all(|a| a["path"] != "packs/typo/pack.toml"),
         "filter-mode new: the untouched pack's error is not the pull request's: {r}"
     );
     let gh = Server::start(github("packs/good/pack.toml"));

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::context::RunContext;
 use super::output;
+use super::sarif_path;
 use super::step_outputs;
 use crate::outcome::{Mode, PackReport};
 use crate::pack::PackKind;
@@ -97,17 +98,6 @@ pub(crate) fn label(reports: &mut [PackReport], gated: &[bool], bases: Option<&B
     }
 }
 
-/// The JSON report's file: beside the SARIF file, its name with `.json` for `.sarif`.
-pub(crate) fn json_file(sarif_file: &str) -> String {
-    let p = Path::new(sarif_file);
-    let json = p.with_extension("json");
-    if json == p {
-        format!("{sarif_file}.report.json")
-    } else {
-        json.display().to_string()
-    }
-}
-
 /// Writes the JSON report (`hippo-packs/v1`) beside the SARIF file.
 pub(crate) fn write_json(
     reports: &[PackReport],
@@ -117,26 +107,7 @@ pub(crate) fn write_json(
     let s = cx.settings;
     let mode = if s.test { Mode::Test } else { Mode::Check };
     let json = crate::report::json::render_with(reports, mode, unused);
-    let file = json_file(&s.sarif_file);
+    let file = sarif_path::json_file(&s.sarif_file);
     let owner = step_outputs::owner_of(&file, cx);
     output::write_file(Path::new(&file), json.as_bytes(), owner)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_json_report_sits_beside_the_sarif_file() {
-        assert_eq!(
-            json_file("/github/home/.hippo-packs/hippo-packs.sarif"),
-            "/github/home/.hippo-packs/hippo-packs.json"
-        );
-        assert_eq!(json_file("out/report"), "out/report.json");
-        assert_eq!(
-            json_file("r.json"),
-            "r.json.report.json",
-            "never the SARIF's own"
-        );
-    }
 }

@@ -63,7 +63,7 @@ pub(crate) fn write(w: &Written<'_>, cx: &RunContext<'_>) -> anyhow::Result<()> 
         ("sarif-file", later_step_path(cx)),
         (
             "json-file",
-            later_step_path_of(&super::labels::json_file(&cx.settings.sarif_file), cx),
+            later_step_path_of(&sarif_path::json_file(&cx.settings.sarif_file), cx),
         ),
         ("packs", w.reports.len().to_string()),
         ("errors", count(PackReport::errors)),

@@ -23,7 +23,7 @@ impl Baseline {
 /// A finding the base has and the head no longer has: its rule, its pack-relative path (`None`:
 /// a pack-wide finding) and its message (an occurrence's shown text after a colon).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fixed {
+pub struct Fixed {
     pub(crate) rule: &'static str,
     pub(crate) path: Option<String>,
     pub(crate) message: String,

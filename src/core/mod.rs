@@ -24,6 +24,7 @@ mod severity;
 pub(crate) mod suggest;
 mod unicode;
 
+pub use baseline::Fixed;
 pub use diagnostic::{Diagnostic, Region, Span};
 pub(crate) use diagnostic::{Secret, Style, SuggestedEdit, Suggestion};
 pub(crate) use line_index::LineIndex;
