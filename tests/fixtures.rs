@@ -18,6 +18,13 @@
 //!
 //! Beside the snapshots, the JSON run's rule ids are checked: a `bad*` variant reports the rule
 //! its folder is named after, a `good*` variant does not.
+//!
+//! A variant whose `args` start with `ci` runs `hippo-packs ci` over a folder of packs, as the
+//! registry's rules need (they judge the packs of a repository together, and only `ci` does):
+//! in a cleared environment (no `GITHUB_*` variable, `HOME` inside the copy) with
+//! `--sarif-file ci.sarif` added. `ci` has no `--format`, so its one run gives both snapshots:
+//! `text.snap` its log, `json.snap` its SARIF file's results, each as its rule, level, path,
+//! line and message.
 mod common;
 
 use std::collections::BTreeSet;
@@ -51,6 +58,36 @@ struct Run {
     stdout: String,
     stderr: String,
     code: i32,
+    /// A `ci` variant's SARIF file, when it wrote one.
+    sarif: Option<String>,
+}
+
+/// Whether a variant's arguments run `ci`.
+fn is_ci(args: &str) -> bool {
+    args.split_whitespace().next() == Some("ci")
+}
+
+/// A `ci` run's JSON record: each SARIF result as its rule, level, path, line and message.
+fn sarif_results(sarif: Option<&str>) -> String {
+    let Some(v) = sarif.and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok()) else {
+        return "no SARIF file\n".to_string();
+    };
+    let results: Vec<serde_json::Value> = v["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let at = &r["locations"][0]["physicalLocation"];
+            serde_json::json!({
+                "rule": r["ruleId"],
+                "level": r["level"],
+                "path": at["artifactLocation"]["uri"],
+                "line": at["region"]["startLine"],
+                "message": r["message"]["text"],
+            })
+        })
+        .collect();
+    format!("{}\n", serde_json::to_string_pretty(&results).unwrap())
 }
 
 /// Copies the variant into a temporary folder, runs its `setup` there, then the binary with the
@@ -77,17 +114,22 @@ fn run(variant: &Path, extra: &[&str]) -> Run {
     }
     let args =
         std::fs::read_to_string(variant.join("args")).unwrap_or_else(|_| "check pack".into());
-    let out = Command::new(env!("CARGO_BIN_EXE_hippo-packs"))
-        .args(args.split_whitespace())
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hippo-packs"));
+    cmd.args(args.split_whitespace())
         .args(extra)
         .current_dir(tmp.path())
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("the binary runs");
+        .env_remove("GITHUB_ACTIONS");
+    if is_ci(&args) {
+        cmd.env_clear()
+            .env("HOME", tmp.path().join("home"))
+            .args(["--sarif-file", "ci.sarif"]);
+    }
+    let out = cmd.output().expect("the binary runs");
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         code: out.status.code().unwrap_or(-1),
+        sarif: std::fs::read_to_string(tmp.path().join("ci.sarif")).ok(),
     }
 }
 
@@ -186,16 +228,23 @@ fn check_variant(variant: &Path) -> Vec<String> {
         .unwrap_or(default_code);
     let mut problems = Vec::new();
     let text = run(variant, &[]);
-    let json = run(variant, &["--format", "json"]);
     let command = format!("hippo-packs {}", args.trim());
+    let json = match is_ci(&args) {
+        true => Run {
+            stdout: sarif_results(text.sarif.as_deref()),
+            stderr: String::new(),
+            code: text.code,
+            sarif: None,
+        },
+        false => run(variant, &["--format", "json"]),
+    };
+    let json_command = match is_ci(&args) {
+        true => format!("{command}: the SARIF file's results"),
+        false => format!("{command} --format json"),
+    };
     let shown = [
         ("text", command.clone(), text_record(&text), text.code),
-        (
-            "json",
-            format!("{command} --format json"),
-            json.stdout.clone(),
-            json.code,
-        ),
+        ("json", json_command, json.stdout.clone(), json.code),
     ];
     // insta compares without trailing whitespace: the end of the text output is held here.
     for (stream, out) in [("output", &text.stdout), ("standard error", &text.stderr)] {
@@ -348,6 +397,12 @@ fn control_a_differing_output_is_caught() {
         stdout: "ok\n".into(),
         stderr: "hint\n".into(),
         code: 0,
+        sarif: None,
     });
+    assert_eq!(sarif_results(None), "no SARIF file\n");
+    assert!(
+        rule_ids(&sarif_results(None)).is_err(),
+        "a ci run without SARIF is caught"
+    );
     assert_eq!(with_err, "ok\n--- standard error\nhint\n");
 }

@@ -16,6 +16,7 @@ mod gate;
 mod labels;
 mod output;
 mod packs;
+mod registry;
 mod root;
 mod sarif_path;
 mod settings;
@@ -34,6 +35,7 @@ pub(crate) use settings::{
     Annotations, Choice, FailOn, FilterMode, Flags, Scope, Settings, UploadMode,
 };
 
+use crate::core::Diagnostic;
 use crate::core::paths::uri_base;
 use crate::github::command::Level;
 use crate::github::env::GithubEnv;
@@ -94,10 +96,13 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let entries = entries_of(&found, &s.repository.dir);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, cx)?;
+    let named = registry_findings(&entries, &all_gate);
     let (gate, entries) = partition(all_gate, entries, cx)?;
 
-    // Check, and test what has no error; the repository root's allowances (docs/configuration.md).
+    // Check, and test what has no error; the registry's findings; the repository root's
+    // allowances (docs/configuration.md).
     let mut reports = check_entries(entries, &mut checked, s)?;
+    registry::attach(named, &mut reports);
     let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
         None => Vec::new(),
         Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
@@ -230,6 +235,22 @@ impl Entry {
     }
 }
 
+/// The registry's findings over every discovered pack, before a shard's partition (docs/action.md,
+/// "The registry as a whole"): a pack is touched when the gate knows the changes and gates it,
+/// and every pack is when the changes are not known.
+fn registry_findings(entries: &[Entry], gate: &gate::Gate) -> Vec<(String, Diagnostic)> {
+    let known = gate.files.is_some();
+    let (packs, touched): (Vec<(&str, &str)>, Vec<bool>) = entries
+        .iter()
+        .zip(&gate.gated)
+        .filter_map(|(e, g)| match e {
+            Entry::Pack(dir, base) => Some(((dir.as_str(), base.as_str()), *g || !known)),
+            Entry::Blocked(_) => None,
+        })
+        .unzip();
+    registry::findings(&packs, &touched)
+}
+
 /// The entries of this job's shard (every entry without one), with their gate.
 fn partition(
     gate: gate::Gate,
@@ -329,7 +350,7 @@ fn no_pack(cx: &mut RunContext<'_>) -> anyhow::Result<()> {
 /// The report grouped per pack, then the run's own findings (allowances that matched nothing).
 fn log_reports(
     reports: &[PackReport],
-    unused: &[crate::core::Diagnostic],
+    unused: &[Diagnostic],
     cx: &mut RunContext<'_>,
 ) -> anyhow::Result<()> {
     let s = cx.settings;

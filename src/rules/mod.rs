@@ -24,6 +24,7 @@ pub(crate) mod paths;
 pub(crate) mod persona;
 pub(crate) mod prompt;
 pub mod redaction;
+pub(crate) mod registry;
 pub(crate) mod rendered;
 pub(crate) mod sizes;
 pub mod test;
@@ -40,7 +41,7 @@ pub(crate) use crate::core::Rule;
 /// theme), then the warnings in the page's table order (not referenced, closing instruction,
 /// persona sections, reply contract, unrendered text, padding, ignorable character, unusual
 /// space, injection, URL, URL placeholder, shell, encoded run, redaction), then the fixture
-/// runner's rule. The
+/// runner's rule, the configuration's, and the registry's (`ci` only). The
 /// not-referenced warning sits right after the pass files (it is about what they name) so it
 /// sorts before the prompt and persona warnings, as the page's table orders them; order only
 /// matters among findings of one severity and one file.
@@ -67,6 +68,7 @@ pub fn catalogue() -> &'static [&'static Rule] {
             redaction::RULES,
             test::RULES,
             configuration::RULES,
+            registry::RULES,
         ];
         families.iter().flat_map(|f| f.iter().copied()).collect()
     })

@@ -63,7 +63,7 @@ mod generate {
                 let dir = fixtures.join(r.id).join(v);
                 out.push_str(&format!("@@@ {} {v}\n", r.id));
                 out.push_str(&change(&dir, &base));
-                out.push_str("--- hippo-packs check pack\n");
+                out.push_str(&command(&dir));
                 let snap = std::fs::read_to_string(dir.join("text.snap")).unwrap_or_default();
                 let body = snap.splitn(3, "---\n").nth(2).unwrap_or("");
                 out.push_str(&cut(body.lines().map(str::to_string).collect()));
@@ -72,13 +72,24 @@ mod generate {
         out
     }
 
+    /// The line before the output: the command, `check pack` for every variant but one that
+    /// runs `ci` over a folder of packs (the registry's rules), which shows its own.
+    fn command(dir: &Path) -> String {
+        let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+        match args.trim() {
+            ci if ci.starts_with("ci ") => format!("--- hippo-packs {ci}\n"),
+            _ => "--- hippo-packs check pack\n".to_string(),
+        }
+    }
+
     /// What the variant does to the page's good pack: its setup's lines (but the copy of the
-    /// pack), or the lines of its pack/ that differ from the good pack's.
+    /// pack; a copy into a folder of packs is shown), or the lines of its pack/ that differ from the good pack's.
     fn change(dir: &Path, base: &Path) -> String {
         if let Ok(setup) = std::fs::read_to_string(dir.join("setup")) {
             let lines = setup
                 .lines()
-                .filter(|l| !l.starts_with("cp -r \"$BASE/") && !l.trim().is_empty())
+                .filter(|l| !l.starts_with("cp -r \"$BASE/") || l.contains(" packs/"))
+                .filter(|l| !l.trim().is_empty())
                 .map(|l| format!("$ {l}"))
                 .collect();
             return cut(lines);

@@ -1,0 +1,118 @@
+//! `hippo-packs ci` over a registry as a whole (docs/action.md, "The registry as a whole"): the
+//! duplicate name on the pack a pull request touches, every name read under a shard, and a
+//! look-alike name allowed in `.hippo-packs.toml`. The rules' own cases are their fixtures
+//! (tests/fixtures/duplicate-name/, lookalike-name/).
+
+mod common;
+
+use common::ci_env::*;
+use common::github_api::*;
+use common::standin::Server;
+use std::path::Path;
+
+/// A workspace of two copies of the page's good pack, `packs/a` and `packs/b`, with `packs/b`
+/// named `b_name`.
+fn registry(b_name: &str) -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    for p in ["packs/a", "packs/b"] {
+        common::copy_tree(&good_pack(), &ws.path().join(p));
+    }
+    rename(ws.path(), "packs/b", b_name);
+    std::fs::write(ws.path().join("README.md"), "# packs\n").unwrap();
+    ws
+}
+
+fn rename(ws: &Path, pack: &str, name: &str) {
+    let manifest = ws.join(pack).join("pack.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("name = \"decision-log\"", &format!("name = \"{name}\""));
+    std::fs::write(&manifest, text).unwrap();
+}
+
+#[test]
+fn a_pull_request_adding_a_copy_at_an_earlier_path_fails_on_it() {
+    // packs/a is the pull request's (touched), packs/b had the name first.
+    let server = Server::start(github(&["packs/a/pack.toml"]));
+    let ws = registry("decision-log");
+    let r = pull_request(&server.url, false, 1).run(ws.path());
+    hygiene(&r);
+    assert_eq!(r.code, 1, "the touched copy is gated and fails:\n{r}");
+    assert!(
+        r.stdout
+            .contains("packs/a/pack.toml: name decision-log is packs/b's too"),
+        "{r}"
+    );
+
+    // Control: a pull request touching neither: the later by path is reported, and gates
+    // nothing.
+    let server = Server::start(github(&["README.md"]));
+    let r = pull_request(&server.url, false, 1).run(ws.path());
+    assert_eq!(r.code, 0, "{r}");
+    assert!(
+        r.stdout
+            .contains("packs/b/pack.toml: name decision-log is packs/a's too"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_shard_reads_every_name() {
+    // packs/a falls in shard 2 of 2, packs/b in shard 1 (the partition is a hash of the path).
+    let server = Server::start(github(&[]));
+    let ws = registry("decision-log");
+    let shard = |i: &str| {
+        let mut ci = push(&server.url);
+        ci.set("INPUT_SHARD", i);
+        ci.run(ws.path())
+    };
+    let (one, two) = (shard("1/2"), shard("2/2"));
+    assert!(
+        !one.stdout.contains("== packs/a"),
+        "packs/a is not shard 1's:\n{one}"
+    );
+    assert_eq!(one.code, 1, "{one}");
+    // The shard's one pack is shown as a run over one pack: its paths without a prefix.
+    assert!(one.stdout.contains("::group::packs/b: 1 error"), "{one}");
+    assert!(
+        one.stdout
+            .contains("error pack.toml: name decision-log is packs/a's too"),
+        "{one}"
+    );
+    assert_eq!(
+        two.code, 0,
+        "control: the first holder's shard passes:\n{two}"
+    );
+    assert!(
+        !two.stdout.contains("duplicate") && !two.stdout.contains("'s too"),
+        "{two}"
+    );
+}
+
+#[test]
+fn a_lookalike_name_can_be_allowed() {
+    let server = Server::start(github(&[]));
+    let ws = registry("decisi0n-log");
+    let mut ci = push(&server.url);
+    ci.set("INPUT_FAIL-ON", "warning");
+    let r = ci.run(ws.path());
+    assert_eq!(
+        r.code, 1,
+        "control: the warning fails `fail-on: warning`:\n{r}"
+    );
+    assert!(
+        r.stdout.contains(
+            "name decisi0n-log looks like decision-log, the name of packs/a: the same name with look-alike characters"
+        ),
+        "{r}"
+    );
+    let allow = "[[allow]]\nrule = \"lookalike-name\"\npath = \"packs/b/pack.toml\"\nreason = \"The zero is the team's own spelling.\"\n";
+    std::fs::write(ws.path().join(".hippo-packs.toml"), allow).unwrap();
+    let r = ci.run(ws.path());
+    assert_eq!(r.code, 0, "allowed:\n{r}");
+    assert!(
+        r.summary
+            .contains(".hippo-packs.toml&#58; lookalike-name in packs/b/pack.toml"),
+        "{}",
+        r.summary
+    );
+}
