@@ -83,6 +83,13 @@ pub(crate) fn against(head: &mut PackReport, base: Option<&PackReport>) {
         }
         _ => Baseline::New,
     };
+    // A warning an allowance took out of the head's verdict is not fixed: its keys are the
+    // head's too, though it is not labelled.
+    for a in &head.allowed {
+        for (k, _) in keys(None, &a.diagnostic) {
+            take(k);
+        }
+    }
     for d in head.diagnostics.iter_mut() {
         label(None, d, &mut take);
     }

@@ -175,3 +175,19 @@ fn without_a_base_every_finding_is_new() {
     d.baseline = Some(Baseline::Existing);
     assert!(!is_new(&d));
 }
+
+#[test]
+fn an_allowed_warning_is_not_fixed() {
+    let base = report(vec![phrase("prompts/a.md", 10, "you are now")]);
+    let mut head = report(vec![]);
+    head.allowed.push(crate::outcome::Allowed {
+        diagnostic: phrase("prompts/a.md", 10, "you are now"),
+        reason: "quoted".into(),
+    });
+    against(&mut head, Some(&base));
+    assert_eq!(head.fixed.as_ref().map(Vec::len), Some(0));
+    // Control: without the allowance the warning is gone, so fixed.
+    let mut gone = report(vec![]);
+    against(&mut gone, Some(&base));
+    assert_eq!(gone.fixed.as_ref().map(Vec::len), Some(1));
+}
