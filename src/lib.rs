@@ -22,6 +22,7 @@ mod label;
 pub mod model;
 pub mod outcome;
 pub mod pack;
+mod repo;
 pub mod report;
 pub mod rules;
 mod server;

@@ -76,7 +76,11 @@ fn reviewed(api: &str, annotations: &str) -> Ci {
 fn finding_lines(r: &CiRun) -> Vec<&str> {
     r.annotations()
         .into_iter()
-        .filter(|l| !l.contains("title=hippo-packs (annotations)") && !l.contains("(scope)"))
+        .filter(|l| {
+            !l.contains("title=hippo-packs (annotations)")
+                && !l.contains("(scope)")
+                && !l.contains("(review)")
+        })
         .collect()
 }
 
