@@ -68,7 +68,7 @@ pub(crate) fn annotate(
     cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Annotated> {
     let s = cx.settings;
-    let only_new = s.filter_mode == FilterMode::New && super::labels::reviewed(cx);
+    let only_new = s.filter_mode == FilterMode::New && gate.reviewed;
     let findings = ranked(reports, gate, only_new);
     let try_checks = match s.annotations {
         Annotations::None => return Ok(Annotated::default()),

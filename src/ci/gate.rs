@@ -22,6 +22,9 @@ pub(crate) struct Gate {
     /// The job fails whatever the packs say: a `pull_request_target` run checked out other
     /// code than the pull request's, under `scope: changed`.
     pub(crate) fails_job: bool,
+    /// The run labelled the gated packs' findings against a base (`ci::labels`): `filter-mode`
+    /// applies.
+    pub(crate) reviewed: bool,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
@@ -51,6 +54,7 @@ fn decide(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
             notes: Vec::new(),
             files: None,
             fails_job: false,
+            reviewed: false,
         });
     }
     match changed(paths, cx)? {
@@ -63,6 +67,7 @@ fn decide(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
                 notes: vec![format!("scope changed: {msg}")],
                 files: None,
                 fails_job: false,
+                reviewed: false,
             })
         }
     }
@@ -148,6 +153,7 @@ fn changed_gate(
         notes,
         files: Some(listed.paths),
         fails_job: false,
+        reviewed: false,
     })
 }
 

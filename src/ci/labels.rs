@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::base;
 use super::context::RunContext;
+use super::gate::Gate;
 use super::output;
 use super::sarif_path;
 use super::step_outputs;
@@ -28,17 +30,20 @@ pub(crate) struct Review {
 }
 
 impl Review {
-    /// The review of a run: none on push, schedule and dispatch; otherwise each gated pack's
-    /// findings labelled, and with `prompt-diff` (and `test`) its pass packs' prompts kept.
+    /// The review of a run: none on push, schedule and dispatch (`found` is `Off`); otherwise
+    /// each gated pack's findings labelled against the same pack at the base (every one new
+    /// without a base), and with `prompt-diff` (and `test`) its pass packs' prompts kept.
     pub(crate) fn make(
         reports: &mut [PackReport],
-        gated: &[bool],
-        cx: &RunContext<'_>,
+        (gate, found): (&Gate, &base::Review),
+        cx: &mut RunContext<'_>,
     ) -> anyhow::Result<Review> {
-        if !reviewed(cx) {
-            return Ok(Review::default());
-        }
-        let bases: Option<BaseReports> = None;
+        let gated = &gate.gated;
+        let bases = match found {
+            base::Review::Off => return Ok(Review::default()),
+            base::Review::NoBase(_) => None,
+            base::Review::Base(b) => at_base(b, reports, gated, cx)?,
+        };
         label(reports, gated, bases.as_ref());
         let s = cx.settings;
         let mut prompted = Vec::new();
@@ -47,17 +52,8 @@ impl Review {
                 .filter(|&i| gated.get(i).copied().unwrap_or(false))
                 .filter(|&i| reports[i].kind == Some(PackKind::Pass))
                 .collect();
-            let dirs = touched.iter().map(|&i| reports[i].dir.clone()).collect();
-            let options = crate::fixture::TestOptions {
-                dirs,
-                keep_prompts: true,
-                one_of_several: true,
-                ..Default::default()
-            };
-            prompted = touched
-                .into_iter()
-                .zip(crate::fixture::test_all(&options)?)
-                .collect();
+            let dirs: Vec<String> = touched.iter().map(|&i| reports[i].dir.clone()).collect();
+            prompted = touched.into_iter().zip(tested(dirs, true)?).collect();
         }
         Ok(Review { bases, prompted })
     }
@@ -80,10 +76,69 @@ impl Review {
     }
 }
 
-/// Whether the run makes a review: a pull request's or a merge group's (push, schedule and
-/// dispatch runs make none).
-pub(crate) fn reviewed(cx: &RunContext<'_>) -> bool {
-    cx.event.scope_defaults_to_changed()
+/// The packs at `dirs` checked and tested (with their prompts kept when `keep_prompts`), as
+/// packs of a run over several.
+fn tested(dirs: Vec<String>, keep_prompts: bool) -> anyhow::Result<Vec<PackReport>> {
+    crate::fixture::test_all(&crate::fixture::TestOptions {
+        dirs,
+        keep_prompts,
+        one_of_several: true,
+        ..Default::default()
+    })
+}
+
+/// The reports of the gated packs as the base holds them, by repository-relative folder: each
+/// written from the base's objects into a temporary folder, then checked (and tested, with its
+/// prompts kept for the prompt diff) as the head's were. `None`, with a line of the log and the
+/// summary, when the folders cannot be written: every finding is new then.
+fn at_base(
+    b: &base::Base,
+    reports: &[PackReport],
+    gated: &[bool],
+    cx: &mut RunContext<'_>,
+) -> anyhow::Result<Option<BaseReports>> {
+    let s = cx.settings;
+    let rels: Vec<String> = reports
+        .iter()
+        .zip(gated)
+        .filter(|(_, g)| **g)
+        .map(|(r, _)| r.uri_base.clone())
+        .collect();
+    let extracted = match b.extract(&rels) {
+        Ok(e) => e,
+        Err(why) => {
+            let line = format!(
+                "review: the gated packs could not be read at the base {} ({why}); every finding of a gated pack counts as new",
+                b.short()
+            );
+            cx.line(&format!("hippo-packs: {line}"))?;
+            return Ok(None);
+        }
+    };
+    let present: Vec<(String, String)> = rels
+        .into_iter()
+        .zip(&extracted.present)
+        .filter(|(_, p)| **p)
+        .map(|(rel, _)| {
+            let dir = extracted.path(&rel).display().to_string();
+            (rel, dir)
+        })
+        .collect();
+    let dirs: Vec<String> = present.iter().map(|(_, d)| d.clone()).collect();
+    let base_reports = if s.test {
+        tested(dirs, s.prompt_diff)?
+    } else {
+        let mut out = Vec::with_capacity(dirs.len());
+        crate::check::check_each_of(&dirs, true, |r| out.push(r));
+        out
+    };
+    Ok(Some(
+        present
+            .into_iter()
+            .map(|(rel, _)| rel)
+            .zip(base_reports)
+            .collect(),
+    ))
 }
 
 /// Labels each gated pack's findings against its report at the base; `bases` is `None` when no

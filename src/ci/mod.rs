@@ -99,7 +99,7 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let all_gate = gate::gate(&bases, cx)?;
     let named = registry_findings(&entries, &all_gate);
     let (mut gate, entries) = partition(all_gate, entries, cx)?;
-    let _review = review(&mut gate, cx)?;
+    let found = review(&mut gate, cx)?;
 
     // Check, and test what has no error; the registry's findings; the repository root's
     // allowances (docs/configuration.md).
@@ -115,7 +115,11 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     };
 
     // The review: each gated pack's findings against the base.
-    let review = labels::Review::make(&mut reports, &gate.gated, cx)?;
+    let review = labels::Review::make(&mut reports, (&gate, &found), cx)?;
+    let gate = gate::Gate {
+        reviewed: !matches!(found, base::Review::Off),
+        ..gate
+    };
 
     // 4. The SARIF file and the JSON report; 5. the report, grouped per pack.
     let sarif = report::sarif::render_with(&reports, &s.category, &unused);

@@ -93,6 +93,12 @@ fn diff_block(case: &str, file: &str, base: &str, head: &str) -> String {
 /// The section of one pack, at most `room` bytes; how many diffs it left out.
 fn pack_section(p: &Pair<'_>, room: usize) -> (String, usize) {
     let folder = md(if p.folder.is_empty() { "." } else { p.folder });
+    if p.head.cases.is_empty() && p.head.errors() > 0 {
+        let line = format!(
+            "- <code>{folder}</code> has errors, so its cases did not run: nothing shows what the model receives.\n"
+        );
+        return (line, 0);
+    }
     if p.head.cases.is_empty() && p.head.case_names.is_empty() {
         let line = format!(
             "- <code>{folder}</code> has no fixture case: nothing shows what the model receives.\n"

@@ -370,7 +370,7 @@ pub(crate) fn check_file(
 }
 
 /// A URL as the occurrences of the URL warning quote it: the scheme up to the first white
-/// space, quote, bracket or backtick.
+/// space, quote, bracket or backtick (a full stop or comma that ends it dropped).
 fn url_text_regex() -> &'static regex::bytes::Regex {
     static RE: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
         regex::bytes::Regex::new(r#"(?i)https?://[^\s"'<>()\[\]{}`]*"#).expect("url regex")
@@ -387,9 +387,17 @@ fn url_occurrences(hay: &[u8], view: Option<&View>, css: bool) -> Vec<Occurrence
     let mut out: Vec<(Span, String)> = url_text_regex()
         .find_iter(hay)
         .map(|m| {
-            let text = String::from_utf8_lossy(m.as_bytes());
+            // A sentence's full stop or comma after a URL is not part of it.
+            let end = m.start()
+                + m.as_bytes()
+                    .iter()
+                    .rposition(|b| !b".,;:!?".contains(b))
+                    .map_or(0, |i| i + 1);
+            let m = &hay[m.start()..end];
+            let start = end - m.len();
+            let text = String::from_utf8_lossy(m);
             let masked = crate::model::redact::redact(&text).text.into_owned();
-            (raw(Span::new(m.start(), m.end())), masked)
+            (raw(Span::new(start, end)), masked)
         })
         .collect();
     if css && let Ok(text) = std::str::from_utf8(hay) {
