@@ -18,9 +18,9 @@ use crate::github::env::GithubEnv;
 use crate::github::event::{Changes, MergeGroup, PullRequest, WorkflowEvent};
 use crate::repo::{self, Extracted, ObjectId, Repo};
 
-/// The most bytes [`Base::read`] returns of a file.
-#[allow(dead_code, reason = "the allowances at the base read it next")]
-pub(crate) const MAX_READ: u64 = crate::pack::READ_BUDGET;
+/// The most bytes [`Base::read`] returns of a file (a caller with a lower limit sees a file
+/// over it as over it, not as absent).
+pub(crate) const MAX_READ: u64 = 4 << 20;
 
 /// Whether this run reviews its changes, and against what.
 pub(crate) enum Review {
@@ -41,7 +41,6 @@ pub(crate) struct Base {
 }
 
 impl Base {
-    #[allow(dead_code, reason = "the allowances at the base read it next")]
     /// The file at `rel` (relative to the repository root, `/`-separated) as the base holds
     /// it; `None` when the base holds no such file or it is over [`MAX_READ`] bytes.
     pub(crate) fn read(&self, rel: &str) -> Option<Vec<u8>> {

@@ -96,16 +96,19 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let all_gate = gate::gate(&bases, cx)?;
     let named = registry_findings(&entries, &all_gate);
     let (mut gate, entries) = partition(all_gate, entries, cx)?;
-    let _review = review(&mut gate, cx)?;
+    let review = review(&mut gate, cx)?;
 
     // Check, and test what has no error; the registry's findings; the repository root's
     // allowances (docs/configuration.md).
     let mut reports = check_entries(entries, &mut checked, s)?;
     registry::attach(named, &mut reports);
-    let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
-        None => Vec::new(),
-        Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
-        Some(Err(why)) => {
+    let sharded = s.shard.is_some();
+    let unused = match allowances::apply_for(&s.repository.dir, &review, &mut reports, sharded) {
+        Ok(applied) => {
+            gate.notes.extend(applied.notes);
+            applied.unused
+        }
+        Err(why) => {
             cx.annotate(Level::Error, "ci", &why)?;
             return Ok(Verdict::Failed);
         }
@@ -416,7 +419,7 @@ fn write_summary(
     let Some(p) = &cx.gh.step_summary else {
         return Ok(());
     };
-    let allowed = allowances::notes(reports, gate.files.as_deref());
+    let allowed = allowances::notes(reports);
     let notes = gate.notes.iter().chain(&up.notes).chain(&allowed);
     let cx = summary::Context {
         gated: gate.gated.clone(),
