@@ -249,3 +249,70 @@ fn a_merge_group_is_reviewed_against_its_base_sha() {
     let notice = review_notice(&r).unwrap_or_else(|| panic!("a notice: {r}"));
     assert!(notice.contains("merge group's base commit"), "{notice}");
 }
+
+/// A pull request of two commits: the first adds a key to the persona, the second removes it;
+/// GitHub's merge of it into main. Returns (the key's commit, the merge).
+fn key_removed(s: &Scene) -> (String, String) {
+    let o = s.t.path().join("origin");
+    git(&o, &["checkout", "-qb", "keyed", &s.b]);
+    let persona = o.join("packs/good/personas/decision-log-reviewer.md");
+    let before = std::fs::read_to_string(&persona).unwrap();
+    let keyed = format!("{before}\nA key id such as AKIAZ2NEVERREALKEY67 is never copied.\n");
+    std::fs::write(&persona, keyed).unwrap();
+    git(&o, &["commit", "-qam", "a key"]);
+    let with_key = git(&o, &["rev-parse", "HEAD"]);
+    std::fs::write(&persona, before).unwrap();
+    git(&o, &["commit", "-qam", "the key removed"]);
+    git(&o, &["checkout", "-qb", "keyed-merge", &s.b]);
+    git(&o, &["merge", "-q", "--no-ff", "-m", "merge", "keyed"]);
+    let merge = git(&o, &["rev-parse", "HEAD"]);
+    git(&o, &["checkout", "-q", "main"]);
+    (with_key, merge)
+}
+
+#[test]
+fn a_key_committed_then_removed_is_reported_when_the_history_is_held() {
+    let s = scene();
+    let (with_key, merge) = key_removed(&s);
+    let gh = Server::start(github());
+    let run = |ws: &Path| {
+        let mut ci = s.pull_request(&gh.url);
+        let mut event = pull_request_event("octo/packs", false, Some(CHANGED.len() as u64));
+        event["pull_request"]["head"]["sha"] = git(ws, &["rev-parse", "HEAD^2"]).into();
+        event["pull_request"]["base"]["sha"] = s.b.as_str().into();
+        ci.set("GITHUB_SHA", &merge).event(&event.to_string());
+        ci.run(ws)
+    };
+    let full = s.clone("keyed-merge", None);
+    let r = run(&full);
+    let message = format!(
+        "a key was committed in {} and removed later; GitHub keeps the pull request's commits: revoke it, then rewrite the branch (aws-access-token)",
+        short(&with_key)
+    );
+    assert!(r.stdout.contains(&message), "{r}");
+    assert!(
+        r.stdout.contains("personas/decision-log-reviewer.md"),
+        "{r}"
+    );
+    assert!(
+        !r.all_text().contains("AKIAZ2NEVERREALKEY67"),
+        "the key is never printed: {r}"
+    );
+    assert_eq!(review_notice(&r), None, "{r}");
+    // Control: at depth 2 the key's commit is not held, and a notice says so.
+    let two = s.clone("keyed-merge", Some("2"));
+    let r = run(&two);
+    assert!(!r.stdout.contains("a key was committed"), "{r}");
+    let notice = review_notice(&r).unwrap_or_else(|| panic!("a notice: {r}"));
+    assert!(notice.contains("fetch-depth: 0"), "{notice}");
+    // At depth 1 there is no base either: the one notice says both.
+    let one = s.clone("keyed-merge", Some("1"));
+    let mut ci = s.pull_request(&gh.url);
+    ci.set("GITHUB_SHA", &merge);
+    let r = ci.run(&one);
+    let notice = review_notice(&r).unwrap_or_else(|| panic!("a notice: {r}"));
+    assert!(
+        notice.contains("secrets added and removed later"),
+        "{notice}"
+    );
+}

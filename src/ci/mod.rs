@@ -14,6 +14,7 @@ mod context;
 mod discover;
 mod dismiss;
 mod gate;
+mod history;
 mod output;
 mod packs;
 mod registry;
@@ -102,6 +103,7 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     // allowances (docs/configuration.md).
     let mut reports = check_entries(entries, &mut checked, s)?;
     registry::attach(named, &mut reports);
+    history::attach(&review, &gate.gated, &mut reports, cx)?;
     let sharded = s.shard.is_some();
     let unused = match allowances::apply_for(&s.repository.dir, &review, &mut reports, sharded) {
         Ok(applied) => {
