@@ -8,6 +8,7 @@
 
 mod allowances;
 mod annotate;
+mod comment;
 mod commit;
 mod context;
 mod discover;
@@ -150,6 +151,8 @@ fn report_back(
     };
     let annotated = annotate::annotate(reports, gate, &conclusion, cx)?;
     up.notes.extend(annotated.notes);
+    up.notes
+        .extend(comment::comment(reports, &gate.gated, failed, cx)?);
     write_summary(reports, gate, &up, failed, cx)?;
     let written = step_outputs::Written {
         reports,

@@ -108,7 +108,7 @@ fn finding(r: &PackReport, d: &Diagnostic, lead: &str) -> String {
 
 /// Every finding of a pack, errors first: its error lines, its failed expectations, its
 /// warnings.
-fn findings(r: &PackReport) -> Vec<String> {
+pub(crate) fn findings(r: &PackReport) -> Vec<String> {
     let mut out = Vec::new();
     for d in r
         .diagnostics
@@ -148,6 +148,18 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// The summary's title, totals table and notes.
 fn head(reports: &[PackReport], cx: &Context) -> String {
+    let mut out = title(reports, cx);
+    for n in &cx.notes {
+        out.push_str(&format!("- {}\n", md(n)));
+    }
+    if !cx.notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The summary's title (the verdict, how many packs gated) and its totals table.
+pub(crate) fn title(reports: &[PackReport], cx: &Context) -> String {
     let errors: usize = reports.iter().map(|r| r.errors()).sum();
     let warnings: usize = reports.iter().map(|r| r.warnings()).sum();
     let failed_cases: usize = reports.iter().map(|r| r.failed_cases()).sum();
@@ -171,12 +183,6 @@ fn head(reports: &[PackReport], cx: &Context) -> String {
         "| {} | {errors} | {warnings} | {failed_cases} |\n\n",
         reports.len()
     ));
-    for n in &cx.notes {
-        out.push_str(&format!("- {}\n", md(n)));
-    }
-    if !cx.notes.is_empty() {
-        out.push('\n');
-    }
     out
 }
 
