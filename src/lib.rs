@@ -21,6 +21,7 @@ mod github;
 pub mod model;
 pub mod outcome;
 pub mod pack;
+mod repo;
 pub mod report;
 pub mod rules;
 mod server;

@@ -70,7 +70,11 @@ fn pull_request(api: &str, annotations: &str) -> Ci {
 fn finding_lines(r: &CiRun) -> Vec<&str> {
     r.annotations()
         .into_iter()
-        .filter(|l| !l.contains("title=hippo-packs (annotations)") && !l.contains("(scope)"))
+        .filter(|l| {
+            !l.contains("title=hippo-packs (annotations)")
+                && !l.contains("(scope)")
+                && !l.contains("(review)")
+        })
         .collect()
 }
 

@@ -9,6 +9,7 @@
 mod allowances;
 mod annotate;
 mod comment;
+pub(crate) mod base;
 mod commit;
 mod context;
 mod discover;
@@ -95,7 +96,8 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, cx)?;
     let named = registry_findings(&entries, &all_gate);
-    let (gate, entries) = partition(all_gate, entries, cx)?;
+    let (mut gate, entries) = partition(all_gate, entries, cx)?;
+    let _review = review(&mut gate, cx)?;
 
     // Check, and test what has no error; the registry's findings; the repository root's
     // allowances (docs/configuration.md).
@@ -173,6 +175,27 @@ fn report_back(
         ))?;
     }
     Ok(())
+}
+
+/// The base this run's review compares with (docs/action.md, "The review: base against
+/// head"): found, a line of the log and the summary; not found, a notice as well.
+fn review(gate: &mut gate::Gate, cx: &mut RunContext<'_>) -> anyhow::Result<base::Review> {
+    let s = cx.settings;
+    let review = base::find(&s.target, &s.repository.dir, cx.gh, cx.event);
+    match &review {
+        base::Review::Off => {}
+        base::Review::Base(b) => {
+            let note = format!("review: base {} ({})", b.short(), b.how);
+            cx.line(&format!("hippo-packs: {note}"))?;
+            gate.notes.push(note);
+        }
+        base::Review::NoBase(why) => {
+            let msg = base::no_base_notice(why);
+            cx.annotate(Level::Notice, "review", &msg)?;
+            gate.notes.push(format!("review: {msg}"));
+        }
+    }
+    Ok(review)
 }
 
 /// The gated packs that fail.

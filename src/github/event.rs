@@ -23,6 +23,8 @@ pub(crate) struct PullRequest {
     pub(crate) from_fork: bool,
     /// `pull_request.head.sha`: the pull request's last commit.
     pub(crate) head_sha: Option<String>,
+    /// `pull_request.base.sha`: the base branch's last commit when the event was sent.
+    pub(crate) base_sha: Option<String>,
     /// `pull_request.merge_commit_sha`: the test merge GitHub made (absent while it cannot).
     pub(crate) merge_sha: Option<String>,
     /// `pull_request.user.login`: who opened it (`dependabot[bot]`'s token is read-only unless
@@ -277,6 +279,7 @@ fn pull_request(v: &Value) -> Option<PullRequest> {
         changed_files: pr.get("changed_files").and_then(Value::as_u64),
         from_fork,
         head_sha: sha(pr.get("head").and_then(|h| h.get("sha"))),
+        base_sha: sha(pr.get("base").and_then(|b| b.get("sha"))),
         merge_sha: sha(pr.get("merge_commit_sha")),
         author: pr
             .get("user")

@@ -21,7 +21,7 @@ use super::{
 
 /// Deepest level the walk visits: a path has at most six components, so a seventh is reported
 /// and nothing below it is read.
-const MAX_DEPTH: usize = 7;
+pub(crate) const MAX_DEPTH: usize = 7;
 
 /// Loads the pack at `dir`. An `Err` is a folder that cannot be read at all
 /// (`error nowhere: No such file or directory (os error 2)`).

@@ -17,7 +17,7 @@ fn default_branch_of(payload: &str) -> Option<String> {
 const PR: &str = r#"{"number": 7, "pull_request": {"number": 7, "changed_files": 3,
     "merge_commit_sha": "CCCC",
     "head": {"sha": "aaaa", "repo": {"full_name": "someone/packs", "fork": true}},
-    "base": {"repo": {"full_name": "octo/packs"}}}}"#;
+    "base": {"sha": "BBBB", "repo": {"full_name": "octo/packs"}}}}"#;
 
 #[test]
 fn reads_a_pull_request() {
@@ -28,6 +28,7 @@ fn reads_a_pull_request() {
             changed_files: Some(3),
             from_fork: true,
             head_sha: Some("aaaa".into()),
+            base_sha: Some("bbbb".into()),
             merge_sha: Some("cccc".into()),
             author: None,
         })
