@@ -123,7 +123,7 @@ mod tests {
     fn a_category_cannot_close_the_marker() {
         assert_eq!(
             marker("a-->b <!--"),
-            "<!-- hippo-packs comment: category a-%2D%3Eb%20%3C%21%2D%2D -->"
+            "<!-- hippo-packs comment: category a-%2D%3Eb%20%3C%21-%2D -->"
         );
         assert_eq!(
             marker("x/shard-1-of-2"),
