@@ -8,8 +8,8 @@
 
 mod allowances;
 mod annotate;
-mod comment;
 pub(crate) mod base;
+mod comment;
 mod commit;
 mod context;
 mod discover;
