@@ -18,6 +18,7 @@ pub mod dream;
 mod fix;
 mod fixture;
 mod github;
+mod label;
 pub mod model;
 pub mod outcome;
 pub mod pack;

@@ -100,6 +100,9 @@ pub struct PackReport {
     pub allowed: Vec<Allowed>,
     /// `test` only: the names of the cases the pack declares (before `--case`).
     pub case_names: Vec<String>,
+    /// In a pull request's review, a touched pack's findings the base has and the head does
+    /// not (`None`: no review; `crate::label`).
+    pub fixed: Option<Vec<crate::core::Fixed>>,
 }
 
 impl PackReport {

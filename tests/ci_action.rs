@@ -50,6 +50,8 @@ fn every_input_of_action_yml_has_a_flag_and_every_output_is_written() {
             "fail-on",
             "scope",
             "annotations",
+            "filter-mode",
+            "prompt-diff",
             "shard",
             "ref",
             "sha",

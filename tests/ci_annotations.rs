@@ -45,8 +45,16 @@ fn broken_registry(n: usize) -> tempfile::TempDir {
     ws
 }
 
-/// A pull request (#7) with `annotations`, uploading nothing, the API at `api`.
+/// A pull request (#7) with `annotations`, uploading nothing, the API at `api`, annotating
+/// every finding (`filter-mode: all`: these tests count what each channel holds).
 fn pull_request(api: &str, annotations: &str) -> Ci {
+    let mut ci = reviewed(api, annotations);
+    ci.set("INPUT_FILTER-MODE", "all");
+    ci
+}
+
+/// [`pull_request`] with `filter-mode` at its default.
+fn reviewed(api: &str, annotations: &str) -> Ci {
     let mut event = pull_request_event("octo/packs", false, Some(1));
     event["pull_request"]["merge_commit_sha"] = MERGE.into();
     event["pull_request"]["head"]["sha"] = HEAD.into();
@@ -113,6 +121,23 @@ fn commands_show_ten_of_each_level_the_changed_pack_first_then_a_count() {
             .all(|q| !q.path().ends_with("/check-runs")),
         "commands only"
     );
+}
+
+#[test]
+fn filter_mode_new_annotates_the_new_findings_and_a_gated_packs_errors() {
+    let gh = Server::start(github(404, &["packs/b1/pack.toml"]));
+    let ws = broken_registry(2);
+    let r = reviewed(&gh.url, "commands").run(ws.path());
+    assert_eq!(r.code, 1, "{r}");
+    let lines = finding_lines(&r);
+    // No base is read here, so every finding of the touched pack is new (fail closed); the
+    // untouched pack's are not the pull request's.
+    assert_eq!(lines.len(), 12, "b1's 4 errors and 8 warnings: {r}");
+    assert!(lines.iter().all(|l| l.contains("file=packs/b1/")), "{r}");
+    // Control: `filter-mode: all` annotates the untouched pack's too (its errors as notices).
+    let r = pull_request(&gh.url, "commands").run(ws.path());
+    let lines = finding_lines(&r);
+    assert!(lines.iter().any(|l| l.contains("file=packs/b0/")), "{r}");
 }
 
 #[test]

@@ -80,6 +80,17 @@ fn an_untouched_packs_error_is_a_notice_and_the_run_passes() {
     let ws = registry();
     let r = pull_request(&gh.url, false, 1).run(ws.path());
     assert_eq!(r.code, 0, "{r}");
+    assert!(
+        annotations(&gh)
+            .iter()
+            .all(|a| a["path"] != "packs/typo/pack.toml"),
+        "filter-mode new: the untouched pack's error is not the pull request's: {r}"
+    );
+    let gh = Server::start(github("packs/good/pack.toml"));
+    let mut all = pull_request(&gh.url, false, 1);
+    all.set("INPUT_FILTER-MODE", "all");
+    let r = all.run(ws.path());
+    assert_eq!(r.code, 0, "{r}");
     assert_eq!(r.out("verdict"), Some("pass"), "{r}");
     assert_eq!(r.out("failing-packs"), Some("[]"), "{r}");
     assert_eq!(r.out("check-run-url"), Some(RUN_URL), "{r}");

@@ -6,7 +6,8 @@
 use super::commit;
 use super::context::RunContext;
 use super::gate::Gate;
-use super::settings::Annotations;
+use super::settings::{Annotations, FilterMode};
+use crate::core::baseline::Baseline;
 use crate::core::{Diagnostic, Severity, escape};
 use crate::github::checks::{self, Annotation, CheckRun};
 use crate::github::client;
@@ -27,17 +28,23 @@ struct Finding<'a> {
 }
 
 /// Every finding (diagnostics and failed expectations), the ones that matter first: gated
-/// packs, then changed files, then errors before warnings, then report order.
-fn ranked<'a>(reports: &'a [PackReport], gate: &Gate) -> Vec<Finding<'a>> {
+/// packs, then changed files, then errors before warnings, then report order. With `only_new`
+/// (a review under `filter-mode: new`), only the new findings and every error of a gated pack.
+fn ranked<'a>(reports: &'a [PackReport], gate: &Gate, only_new: bool) -> Vec<Finding<'a>> {
     let mut all = Vec::new();
     for (i, r) in reports.iter().enumerate() {
         let failures = r.cases.iter().flat_map(|c| &c.failures);
+        let gated = gate.gated.get(i).copied().unwrap_or(true);
         for d in r.diagnostics.iter().chain(failures) {
+            let new = d.baseline == Some(Baseline::New);
+            if only_new && !new && !(gated && d.severity == Severity::Error) {
+                continue;
+            }
             let path = location_path(r, d);
             all.push(Finding {
                 report: r,
                 diag: d,
-                gated: gate.gated.get(i).copied().unwrap_or(true),
+                gated,
                 in_changed_file: gate.files.as_ref().is_some_and(|f| f.contains(&path)),
             });
         }
@@ -60,8 +67,9 @@ pub(crate) fn annotate(
     conclusion: &Conclusion,
     cx: &mut RunContext<'_>,
 ) -> anyhow::Result<Annotated> {
-    let findings = ranked(reports, gate);
     let s = cx.settings;
+    let only_new = s.filter_mode == FilterMode::New && gate.reviewed;
+    let findings = ranked(reports, gate, only_new);
     let try_checks = match s.annotations {
         Annotations::None => return Ok(Annotated::default()),
         Annotations::Commands => false,

@@ -48,10 +48,6 @@ impl Base {
         self.repo.read(&self.commit, rel, MAX_READ)
     }
 
-    #[allow(
-        dead_code,
-        reason = "the review's labels check the touched packs at the base"
-    )]
     /// The folders `rels` (relative to the repository root: the touched packs) as the base
     /// holds them, written into a new temporary folder at the same relative paths, within the
     /// pack walk's caps (`repo::extract`).

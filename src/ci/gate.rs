@@ -3,6 +3,7 @@
 use super::commit;
 use super::context::RunContext;
 use super::settings::{FailOn, Scope};
+use crate::core::Severity;
 use crate::github::command::Level;
 use crate::github::event::{Changes, MergeGroup};
 use crate::github::pulls;
@@ -21,6 +22,9 @@ pub(crate) struct Gate {
     /// The job fails whatever the packs say: a `pull_request_target` run checked out other
     /// code than the pull request's, under `scope: changed`.
     pub(crate) fails_job: bool,
+    /// The run labelled the gated packs' findings against a base (`ci::labels`): `filter-mode`
+    /// applies.
+    pub(crate) reviewed: bool,
 }
 
 /// Which packs gate the verdict: all of them, or under `scope: changed` those the pull request
@@ -50,6 +54,7 @@ fn decide(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
             notes: Vec::new(),
             files: None,
             fails_job: false,
+            reviewed: false,
         });
     }
     match changed(paths, cx)? {
@@ -62,6 +67,7 @@ fn decide(paths: &[String], cx: &mut RunContext<'_>) -> anyhow::Result<Gate> {
                 notes: vec![format!("scope changed: {msg}")],
                 files: None,
                 fails_job: false,
+                reviewed: false,
             })
         }
     }
@@ -147,6 +153,7 @@ fn changed_gate(
         notes,
         files: Some(listed.paths),
         fails_job: false,
+        reviewed: false,
     })
 }
 
@@ -222,6 +229,12 @@ pub(crate) fn fails(r: &PackReport, fail_on: FailOn) -> bool {
         FailOn::Never => false,
         FailOn::Error => r.failed(false),
         FailOn::Warning => r.failed(true),
+        FailOn::NewWarning => {
+            r.failed(false)
+                || r.diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Warning && crate::label::is_new(d))
+        }
     }
 }
 
@@ -241,5 +254,40 @@ mod tests {
         assert!(!fails(&warned, FailOn::Error));
         assert!(fails(&warned, FailOn::Warning));
         assert!(!fails(&warned, FailOn::Never));
+        assert!(fails(&warned, FailOn::NewWarning), "unlabelled: new");
+    }
+
+    #[test]
+    fn new_warning_fails_on_a_new_warning_only() {
+        let warning = || {
+            crate::core::Diagnostic::file(&crate::rules::layout::UNREADABLE, "a", "b")
+                .with_severity(Severity::Warning)
+        };
+        let base = PackReport {
+            diagnostics: vec![warning()],
+            ..PackReport::default()
+        };
+        let mut old = base.clone();
+        crate::label::against(&mut old, Some(&base));
+        assert!(!fails(&old, FailOn::NewWarning), "an old warning passes");
+        assert!(
+            fails(&old, FailOn::Warning),
+            "control: under warning it fails"
+        );
+        let mut added = base.clone();
+        added.diagnostics.push(
+            crate::core::Diagnostic::file(&crate::rules::layout::UNREADABLE, "c", "d")
+                .with_severity(Severity::Warning),
+        );
+        crate::label::against(&mut added, Some(&base));
+        assert!(fails(&added, FailOn::NewWarning), "a new warning fails");
+        let mut error = base.clone();
+        error.diagnostics[0].severity = Severity::Error;
+        let error_base = error.clone();
+        crate::label::against(&mut error, Some(&error_base));
+        assert!(
+            fails(&error, FailOn::NewWarning),
+            "an old error fails as always"
+        );
     }
 }

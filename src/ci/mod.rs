@@ -15,6 +15,7 @@ mod context;
 mod discover;
 mod dismiss;
 mod gate;
+mod labels;
 mod output;
 mod packs;
 mod registry;
@@ -32,7 +33,9 @@ pub(crate) use context::RunContext;
 pub(crate) use discover::discover;
 pub(crate) use gate::fails;
 pub(crate) use sarif_path::refusal as sarif_file_refusal;
-pub(crate) use settings::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode};
+pub(crate) use settings::{
+    Annotations, Choice, FailOn, FilterMode, Flags, Scope, Settings, UploadMode,
+};
 
 use crate::core::Diagnostic;
 use crate::core::paths::uri_base;
@@ -97,7 +100,7 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let all_gate = gate::gate(&bases, cx)?;
     let named = registry_findings(&entries, &all_gate);
     let (mut gate, entries) = partition(all_gate, entries, cx)?;
-    let _review = review(&mut gate, cx)?;
+    let found = review(&mut gate, cx)?;
 
     // Check, and test what has no error; the registry's findings; the repository root's
     // allowances (docs/configuration.md).
@@ -112,10 +115,18 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
         }
     };
 
-    // 4. The SARIF file; 5. the report, grouped per pack.
+    // The review: each gated pack's findings against the base.
+    let review = labels::Review::make(&mut reports, (&gate, &found), cx)?;
+    let gate = gate::Gate {
+        reviewed: !matches!(found, base::Review::Off),
+        ..gate
+    };
+
+    // 4. The SARIF file and the JSON report; 5. the report, grouped per pack.
     let sarif = report::sarif::render_with(&reports, &s.category, &unused);
     let owner = step_outputs::owner_of(&s.sarif_file, cx);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes(), owner)?;
+    labels::write_json(&reports, &unused, cx)?;
     log_reports(&reports, &unused, cx)?;
 
     // 6. The verdict of the gated packs, and the upload.
@@ -129,14 +140,14 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let failed = !failing.is_empty() || up.failed_required || gate.fails_job;
 
     // 7. The annotations; 8. the summary and the outputs; 9. the verdict.
-    report_back(&reports, &gate, &failing, up, failed, cx)?;
+    report_back(&reports, (&gate, &review), &failing, up, failed, cx)?;
     Ok(Verdict::of(failed))
 }
 
 /// Steps 7 to 9: the annotations, the summary, the outputs and the log's last lines.
 fn report_back(
     reports: &[PackReport],
-    gate: &gate::Gate,
+    (gate, review): (&gate::Gate, &labels::Review),
     failing: &[&PackReport],
     mut up: upload::Uploaded,
     failed: bool,
@@ -155,7 +166,7 @@ fn report_back(
     up.notes.extend(annotated.notes);
     up.notes
         .extend(comment::comment(reports, &gate.gated, failed, cx)?);
-    write_summary(reports, gate, &up, failed, cx)?;
+    write_summary(reports, (gate, review), &up, failed, cx)?;
     let written = step_outputs::Written {
         reports,
         failing,
@@ -410,7 +421,7 @@ impl Totals {
 
 fn write_summary(
     reports: &[PackReport],
-    gate: &gate::Gate,
+    (gate, review): (&gate::Gate, &labels::Review),
     up: &upload::Uploaded,
     failed: bool,
     cx: &RunContext<'_>,
@@ -428,7 +439,10 @@ fn write_summary(
         failed,
         notes: notes.map(|n| log.clean(n)).collect(),
     };
-    append(p, &summary::render(reports, &cx))
+    let mut text = summary::render(reports, &cx);
+    let room = summary::BUDGET.saturating_sub(text.len());
+    text.push_str(&review.prompt_section(reports, room));
+    append(p, &text)
 }
 
 /// What pacing the writes cost, when the run wrote to GitHub (docs/action.md, "Paced writes").

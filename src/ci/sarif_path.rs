@@ -30,6 +30,17 @@ pub(crate) fn default_file(home: Option<&str>, category: &str) -> String {
     }
 }
 
+/// The JSON report's file: beside the SARIF file, its name with `.json` for `.sarif`.
+pub(crate) fn json_file(sarif_file: &str) -> String {
+    let p = Path::new(sarif_file);
+    let json = p.with_extension("json");
+    if json == p {
+        format!("{sarif_file}.report.json")
+    } else {
+        json.display().to_string()
+    }
+}
+
 /// The path a later step of the job sees for `file`: under the container's `$HOME`, the
 /// runner's `$RUNNER_TEMP/_github_home/…` (the runner translates no output back); anything
 /// else as written.
@@ -148,6 +159,20 @@ fn links_below(file: &str, abs: &Path, root: &Path, name: &str) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_json_report_sits_beside_the_sarif_file() {
+        assert_eq!(
+            json_file("/github/home/.hippo-packs/hippo-packs.sarif"),
+            "/github/home/.hippo-packs/hippo-packs.json"
+        );
+        assert_eq!(json_file("out/report"), "out/report.json");
+        assert_eq!(
+            json_file("r.json"),
+            "r.json.report.json",
+            "never the SARIF's own"
+        );
+    }
 
     #[test]
     fn inside_the_workspace_and_through_no_link_is_allowed() {

@@ -61,6 +61,7 @@ impl Choice for UploadMode {
 pub(crate) enum FailOn {
     Error,
     Warning,
+    NewWarning,
     Never,
 }
 
@@ -72,6 +73,11 @@ impl Choice for FailOn {
             FailOn::Error,
         ),
         ("warning", "A warning fails too", FailOn::Warning),
+        (
+            "new-warning",
+            "A warning fails too when the pull request brings it (every warning without a review)",
+            FailOn::NewWarning,
+        ),
         ("never", "Never fail on findings", FailOn::Never),
     ];
 }
@@ -124,6 +130,24 @@ impl Choice for Annotations {
     ];
 }
 
+/// Which findings a pull request's review annotates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FilterMode {
+    New,
+    All,
+}
+
+impl Choice for FilterMode {
+    const ALL: &'static [(&'static str, &'static str, Self)] = &[
+        (
+            "new",
+            "The findings the pull request brings and every error of a gated pack",
+            FilterMode::New,
+        ),
+        ("all", "Every finding", FilterMode::All),
+    ];
+}
+
 /// What the command line gave (`None`: not given).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Flags {
@@ -139,6 +163,8 @@ pub(crate) struct Flags {
     pub(crate) git_ref: Option<String>,
     pub(crate) sha: Option<String>,
     pub(crate) annotations: Option<Annotations>,
+    pub(crate) filter_mode: Option<FilterMode>,
+    pub(crate) prompt_diff: Option<bool>,
     pub(crate) shard: Option<String>,
     pub(crate) dismiss_allowed: Option<bool>,
     pub(crate) comment: Option<bool>,
@@ -164,6 +190,10 @@ pub(crate) struct Settings {
     /// The `ref` and `sha` inputs: where the upload goes instead of the checkout's commit.
     pub(crate) target: Given,
     pub(crate) annotations: Annotations,
+    /// Which findings a review annotates (a run without a review annotates every one).
+    pub(crate) filter_mode: FilterMode,
+    /// Whether a review's summary shows the prompts' diff, base against head.
+    pub(crate) prompt_diff: bool,
     /// `None`: every pack.
     pub(crate) shard: Option<Shard>,
     /// Dismiss the alerts of allowed warnings in code scanning (docs/configuration.md).
@@ -272,6 +302,15 @@ impl Settings {
             target: commit::given(text(flags.git_ref, "ref"), text(flags.sha, "sha"))?,
             annotations: choice(flags.annotations, get, "annotations")?
                 .unwrap_or(Annotations::Auto),
+            filter_mode: choice(flags.filter_mode, get, "filter-mode")?.unwrap_or(FilterMode::New),
+            prompt_diff: input(
+                flags.prompt_diff,
+                get,
+                "prompt-diff",
+                boolean,
+                "true or false",
+            )?
+            .unwrap_or(true),
             shard,
             dismiss_allowed: input(
                 flags.dismiss_allowed,
@@ -376,7 +415,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.contains("INPUT_FAIL-ON") && e.contains("error, warning, never"),
+            e.contains("INPUT_FAIL-ON") && e.contains("error, warning, new-warning, never"),
             "{e}"
         );
         let bad_bool = get(&[("INPUT_TEST", "maybe")]);
@@ -408,5 +447,20 @@ mod tests {
         assert_eq!(FailOn::parse("WARNING"), Some(FailOn::Warning));
         assert_eq!(Scope::All.name(), "all");
         assert_eq!(UploadMode::parse("sometimes"), None);
+        assert_eq!(FailOn::parse("new-warning"), Some(FailOn::NewWarning));
+        assert_eq!(FilterMode::parse("ALL"), Some(FilterMode::All));
+        assert_eq!(FilterMode::parse("changed"), None, "a control");
+    }
+
+    #[test]
+    fn filter_mode_defaults_to_new_and_the_prompt_diff_to_shown() {
+        let gh = GithubEnv::default();
+        let s = Settings::resolve(defaults(), &get(&[]), &gh, &none()).unwrap();
+        assert_eq!((s.filter_mode, s.prompt_diff), (FilterMode::New, true));
+        let g = get(&[("INPUT_FILTER-MODE", "all"), ("INPUT_PROMPT-DIFF", "false")]);
+        let s = Settings::resolve(defaults(), &g, &gh, &none()).unwrap();
+        assert_eq!((s.filter_mode, s.prompt_diff), (FilterMode::All, false));
+        let bad = get(&[("INPUT_FILTER-MODE", "some")]);
+        assert!(Settings::resolve(defaults(), &bad, &gh, &none()).is_err());
     }
 }

@@ -61,6 +61,10 @@ pub(crate) fn write(w: &Written<'_>, cx: &RunContext<'_>) -> anyhow::Result<()> 
             w.check_run_url.unwrap_or_default().to_string(),
         ),
         ("sarif-file", later_step_path(cx)),
+        (
+            "json-file",
+            later_step_path_of(&sarif_path::json_file(&cx.settings.sarif_file), cx),
+        ),
         ("packs", w.reports.len().to_string()),
         ("errors", count(PackReport::errors)),
         ("warnings", count(PackReport::warnings)),
@@ -80,6 +84,7 @@ pub(crate) fn write_none(cx: &RunContext<'_>) -> anyhow::Result<()> {
         ("failing-packs", "[]"),
         ("check-run-url", ""),
         ("sarif-file", ""),
+        ("json-file", ""),
         ("packs", "0"),
         ("errors", "0"),
         ("warnings", "0"),
@@ -95,12 +100,13 @@ pub(crate) fn write_none(cx: &RunContext<'_>) -> anyhow::Result<()> {
 /// The SARIF file as a later step of the job sees it: the runner's path of a file under the
 /// container's `$HOME`, else the path as written.
 fn later_step_path(cx: &RunContext<'_>) -> String {
+    later_step_path_of(&cx.settings.sarif_file, cx)
+}
+
+/// [`later_step_path`] of any file `ci` writes.
+fn later_step_path_of(file: &str, cx: &RunContext<'_>) -> String {
     let gh = cx.gh;
-    sarif_path::host_path(
-        &cx.settings.sarif_file,
-        gh.home.as_deref(),
-        gh.runner_temp.as_deref(),
-    )
+    sarif_path::host_path(file, gh.home.as_deref(), gh.runner_temp.as_deref())
 }
 
 fn put(values: &[(&str, String)], cx: &RunContext<'_>) -> anyhow::Result<()> {

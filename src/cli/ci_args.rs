@@ -4,7 +4,9 @@
 use clap::builder::{PossibleValue, TypedValueParser};
 
 use super::exit::{EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Stdout, print};
-use crate::ci::{Annotations, Choice, FailOn, Flags, Scope, Settings, UploadMode, Verdict};
+use crate::ci::{
+    Annotations, Choice, FailOn, FilterMode, Flags, Scope, Settings, UploadMode, Verdict,
+};
 use crate::github::command::{Level, Log};
 use crate::github::env::GithubEnv;
 use crate::github::event::WorkflowEvent;
@@ -58,6 +60,14 @@ pub(crate) struct CiArgs {
     /// Where the findings are annotated [input: annotations] [default: auto]
     #[arg(long, value_parser = ChoiceParser::<Annotations>::default())]
     pub(crate) annotations: Option<Annotations>,
+    /// Which findings a pull request's review annotates (a run without a review annotates
+    /// every one) [input: filter-mode] [default: new]
+    #[arg(long = "filter-mode", value_parser = ChoiceParser::<FilterMode>::default())]
+    pub(crate) filter_mode: Option<FilterMode>,
+    /// Show in the job summary what the model receives, base against head: the prompts of the
+    /// touched pass packs' cases, diffed [input: prompt-diff] [default: true]
+    #[arg(long = "prompt-diff", value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
+    pub(crate) prompt_diff: Option<bool>,
     /// Check only this shard of the packs, i/n (e.g. 2/8), for a job matrix; uploads under
     /// <category>/shard-<i>-of-<n> [input: shard] [default: every pack]
     #[arg(long, value_name = "I/N")]
@@ -127,6 +137,8 @@ impl From<CiArgs> for Flags {
             git_ref: a.git_ref,
             sha: a.sha,
             annotations: a.annotations,
+            filter_mode: a.filter_mode,
+            prompt_diff: a.prompt_diff,
             shard: a.shard,
             dismiss_allowed: a.dismiss_allowed,
             comment: a.comment,

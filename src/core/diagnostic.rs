@@ -4,6 +4,7 @@
 //! columns (code points for text, UTF-16 code units for SARIF) at the edge, so renderers only
 //! read fields and compute nothing.
 
+use super::baseline::{Baseline, Occurrence};
 use super::rule::Rule;
 use super::severity::Severity;
 
@@ -104,6 +105,11 @@ pub struct Diagnostic {
     /// The fix `check --fix` makes for this finding, when it makes one (filled by
     /// `fix::suggest`; `None` until then): the `[*]` marker, JSON's `fix`, SARIF's `fixes`.
     pub(crate) fix: Option<Suggestion>,
+    /// Every occurrence of a finding reported once per file, in file order (empty for the
+    /// others, and for a file with one): what a review labels one by one.
+    pub(crate) occurrences: Vec<Occurrence>,
+    /// New or existing against the pull request's base (`None`: no review).
+    pub(crate) baseline: Option<Baseline>,
 }
 
 /// A fix `check --fix` makes: what it does and its edits of the file's bytes as read.
@@ -142,6 +148,11 @@ pub(crate) struct Secret {
     /// its first four characters and an ellipsis (`wJal…`), shown so wherever the line is: a
     /// key's undetected half sits beside its detected id.
     pub(crate) beside: Vec<(Span, String)>,
+    /// A digest of the secret's text, which tells two secrets of one kind apart in a review
+    /// (kept in memory, never written).
+    pub(crate) digest: u64,
+    /// New or existing against the pull request's base (`None`: no review).
+    pub(crate) baseline: Option<Baseline>,
 }
 
 impl Secret {
@@ -153,6 +164,8 @@ impl Secret {
             false => format!("U+{:04X}", c as u32),
         };
         let head: String = secret.chars().take(4).map(shown).collect();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(secret, &mut hasher);
         Secret {
             kind,
             span,
@@ -161,6 +174,8 @@ impl Secret {
             evidence: None,
             masked: format!("{head}\u{2026}[{kind}]"),
             beside: Vec::new(),
+            digest: std::hash::Hasher::finish(&hasher),
+            baseline: None,
         }
     }
 }
@@ -185,6 +200,8 @@ impl Diagnostic {
             secrets: Vec::new(),
             evidence: None,
             fix: None,
+            occurrences: Vec::new(),
+            baseline: None,
         }
     }
 
@@ -257,6 +274,8 @@ impl Diagnostic {
             secrets: Vec::new(),
             evidence: None,
             fix: None,
+            occurrences: Vec::new(),
+            baseline: None,
         }
     }
 

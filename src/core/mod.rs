@@ -6,6 +6,7 @@
 //! follows a link, the open [`folder`] that `test`'s temporary files are reached through, how the
 //! reports name a folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
 
+pub(crate) mod baseline;
 pub(crate) mod charname;
 mod diagnostic;
 pub mod escape;
@@ -23,6 +24,7 @@ mod severity;
 pub(crate) mod suggest;
 mod unicode;
 
+pub use baseline::Fixed;
 pub use diagnostic::{Diagnostic, Region, Span};
 pub(crate) use diagnostic::{Secret, Style, SuggestedEdit, Suggestion};
 pub(crate) use line_index::LineIndex;

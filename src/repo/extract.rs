@@ -42,10 +42,6 @@ pub(crate) struct Extracted {
 }
 
 impl Extracted {
-    #[allow(
-        dead_code,
-        reason = "the review's labels check the touched packs at the base"
-    )]
     /// Where the folder `rel` (as asked for) was written.
     pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)

@@ -1,7 +1,8 @@
 //! The pull-request comment `ci` keeps up to date (docs/action.md, "One pull-request comment"):
-//! a hidden marker line naming the category, the job summary's title and totals, and the
-//! findings of the gated packs (the packs the pull request touches), escaped as the summary
-//! escapes them and capped under GitHub's limit on a comment's body.
+//! a hidden marker line naming the category, the job summary's title and totals, and the new
+//! findings of the gated packs (the packs the pull request touches; new against the review's
+//! base, every finding without one), escaped as the summary escapes them and capped under
+//! GitHub's limit on a comment's body.
 
 use super::summary::{self, Context};
 use crate::outcome::PackReport;
@@ -38,7 +39,7 @@ pub(crate) fn is_marked(body: &str, marker: &str) -> bool {
     body.lines().any(|l| l.trim() == marker)
 }
 
-/// The comment's body: the marker, the title and totals, then each gated pack's findings,
+/// The comment's body: the marker, the title and totals, then each gated pack's new findings,
 /// under [`BUDGET`] bytes with a note of what was left out.
 pub(crate) fn render(reports: &[PackReport], cx: &Context, marker: &str) -> String {
     let mut out = format!("{marker}\n");
@@ -46,13 +47,13 @@ pub(crate) fn render(reports: &[PackReport], cx: &Context, marker: &str) -> Stri
     let gated = |i: usize| cx.gated.get(i).copied().unwrap_or(true);
     let lines: Vec<String> = (0..reports.len())
         .filter(|&i| gated(i))
-        .flat_map(|i| summary::findings(&reports[i]))
+        .flat_map(|i| summary::new_findings(&reports[i]))
         .collect();
     if lines.is_empty() {
-        out.push_str("No finding in the gated packs.\n");
+        out.push_str("No new finding in the gated packs.\n");
         return out;
     }
-    out.push_str("### Findings of the gated packs\n\n");
+    out.push_str("### New findings of the gated packs\n\n");
     let mut left = 0usize;
     for l in &lines {
         if left == 0 && out.len() + l.len() <= BUDGET {
@@ -116,7 +117,17 @@ mod tests {
             "an ungated pack's findings stay out:\n{body}"
         );
         let none = render(&reports, &cx(vec![false, false]), "m");
-        assert!(none.ends_with("No finding in the gated packs.\n"), "{none}");
+        assert!(
+            none.ends_with("No new finding in the gated packs.\n"),
+            "{none}"
+        );
+        let mut old = report("packs/a", 2);
+        old.diagnostics[0].baseline = Some(crate::core::baseline::Baseline::Existing);
+        let labelled = render(&[old], &cx(vec![true]), "m");
+        assert!(
+            labelled.contains("p1.md") && !labelled.contains("p0.md"),
+            "a finding the base has too stays out:\n{labelled}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::located::{help_lines, location_path, message, named_char};
+use crate::core::baseline::Baseline;
 use crate::core::charname;
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
@@ -141,6 +142,15 @@ fn pack(r: &PackReport, mode: Mode) -> Pack<'_> {
                 .collect()
         }),
         no_case: r.no_case.as_deref().map(esc),
+        fixed: r.fixed.as_ref().map(|f| {
+            f.iter()
+                .map(|x| JsonFixed {
+                    rule: x.rule,
+                    path: x.path.as_deref().map(esc),
+                    message: esc(&x.message),
+                })
+                .collect()
+        }),
         allowed: r
             .allowed
             .iter()
@@ -166,6 +176,7 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
     Diag {
         rule: d.rule.id,
         severity: d.severity,
+        baseline: d.baseline.map(Baseline::as_str),
         path: d.subject.as_deref().map(esc),
         file: d.file.as_deref().map(esc),
         location: esc(&location_path(r, d)),
@@ -186,8 +197,10 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
                 end_line: s.region.end_line,
                 end_column: s.region.end_col,
                 masked: s.masked.clone(),
+                baseline: s.baseline.map(Baseline::as_str),
             })
             .collect(),
+        occurrences: occurrences(d),
         evidence: d.evidence,
         cause: None,
         hint: d.hint.as_deref().map(esc),
@@ -208,6 +221,25 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
                 .collect(),
         }),
     }
+}
+
+/// A one-per-file finding's occurrences, each with its label, in a review only (without one
+/// the JSON of `check` and `test` stays as it was).
+fn occurrences(d: &Diagnostic) -> Vec<JsonOccurrence> {
+    if d.baseline.is_none() {
+        return Vec::new();
+    }
+    d.occurrences
+        .iter()
+        .map(|o| JsonOccurrence {
+            line: o.region.line,
+            column: o.region.col,
+            end_line: o.region.end_line,
+            end_column: o.region.end_col,
+            text: esc(&o.text),
+            baseline: o.baseline.map(Baseline::as_str),
+        })
+        .collect()
 }
 
 fn esc(s: &str) -> String {
@@ -254,6 +286,9 @@ struct Pack<'a> {
     cases: Option<Vec<Case>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     no_case: Option<String>,
+    /// In a pull request's review, the findings the base has and the head does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<Vec<JsonFixed>>,
     /// Warnings an allowance took out of the verdict, each with the allowance's reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     allowed: Vec<AllowedDiag>,
@@ -270,6 +305,9 @@ struct AllowedDiag {
 struct Diag {
     rule: &'static str,
     severity: Severity,
+    /// In a pull request's review: `new` or `existing` against its base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'static str>,
     path: Option<String>,
     file: Option<String>,
     location: String,
@@ -291,6 +329,9 @@ struct Diag {
     /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     secrets: Vec<JsonSecret>,
+    /// In a review, every occurrence of a one-per-file finding (each URL, each hidden text).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    occurrences: Vec<JsonOccurrence>,
     /// The finding's own help (a "did you mean", the valid keys, a rename).
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<String>,
@@ -328,6 +369,27 @@ struct JsonSecret {
     end_line: usize,
     end_column: usize,
     masked: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'static str>,
+}
+
+/// One occurrence of a one-per-file finding, in a review.
+#[derive(Serialize)]
+struct JsonOccurrence {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    text: String,
+    baseline: Option<&'static str>,
+}
+
+/// A finding the base has and the head does not.
+#[derive(Serialize)]
+struct JsonFixed {
+    rule: &'static str,
+    path: Option<String>,
+    message: String,
 }
 
 #[derive(Serialize)]

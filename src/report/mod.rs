@@ -10,6 +10,7 @@ pub(crate) mod full;
 pub mod json;
 pub mod junit;
 pub(crate) mod located;
+pub(crate) mod prompt_diff;
 pub(crate) mod prompts;
 pub mod rule_reference;
 pub mod sarif;

@@ -6,6 +6,7 @@
 //! Pack text (paths, messages) is shown, never interpreted: it is escaped as HTML character
 //! references, so it can neither format, link, mention, nor inject HTML.
 
+use crate::core::baseline::{Baseline, Fixed};
 use crate::core::{Diagnostic, Severity};
 use crate::outcome::PackReport;
 
@@ -88,6 +89,10 @@ fn pack_label(r: &PackReport) -> String {
     s
 }
 
+fn has_fixed(r: &PackReport) -> bool {
+    r.fixed.as_ref().is_some_and(|f| !f.is_empty())
+}
+
 fn has_problem(r: &PackReport) -> bool {
     !r.diagnostics.is_empty() || r.failed_cases() > 0 || r.no_case.is_some()
 }
@@ -106,24 +111,29 @@ fn finding(r: &PackReport, d: &Diagnostic, lead: &str) -> String {
     )
 }
 
-/// Every finding of a pack, errors first: its error lines, its failed expectations, its
-/// warnings.
-pub(crate) fn findings(r: &PackReport) -> Vec<String> {
+/// A line of a pack's findings: a finding, or the frame around a group of them (a heading,
+/// `<details>`), which is written whenever the group's first line is.
+enum Line {
+    Finding(String),
+    Frame(String),
+}
+
+/// The lines of a pack's new findings, errors first: every finding but those the review found
+/// at the base too (without a review, every finding).
+pub(crate) fn new_findings(r: &PackReport) -> Vec<String> {
     let mut out = Vec::new();
-    for d in r
+    let new = |d: &&Diagnostic| d.baseline != Some(Baseline::Existing);
+    let errors = r
         .diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Error)
-    {
+        .filter(|d| d.severity == Severity::Error);
+    for d in errors.filter(new) {
         out.push(finding(r, d, &format!("error {}", d.text(""))));
     }
     for c in &r.cases {
-        for f in &c.failures {
-            out.push(finding(
-                r,
-                f,
-                &format!("FAIL {}: {}", r.case_label(&c.name), f.message),
-            ));
+        for f in c.failures.iter().filter(new) {
+            let lead = format!("FAIL {}: {}", r.case_label(&c.name), f.message);
+            out.push(finding(r, f, &lead));
         }
     }
     if let Some(n) = &r.no_case {
@@ -132,14 +142,83 @@ pub(crate) fn findings(r: &PackReport) -> Vec<String> {
             md(&format!("error no case named {n}"))
         ));
     }
+    let warnings = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning);
+    for d in warnings.filter(new) {
+        out.push(finding(r, d, &format!("warning {}", d.text(""))));
+    }
+    out
+}
+
+/// Every finding of a pack, errors first: its error lines, its failed expectations, its
+/// warnings. In a review, the new ones, then the fixed, then the existing, collapsed.
+fn findings(r: &PackReport) -> Vec<Line> {
+    let mut all: Vec<(String, bool)> = Vec::new();
+    let old = |d: &Diagnostic| d.baseline == Some(Baseline::Existing);
+    for d in r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        all.push((finding(r, d, &format!("error {}", d.text(""))), old(d)));
+    }
+    for c in &r.cases {
+        for f in &c.failures {
+            let lead = format!("FAIL {}: {}", r.case_label(&c.name), f.message);
+            all.push((finding(r, f, &lead), old(f)));
+        }
+    }
+    if let Some(n) = &r.no_case {
+        all.push((
+            format!("- ❌ {}\n", md(&format!("error no case named {n}"))),
+            false,
+        ));
+    }
     for d in r
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
     {
-        out.push(finding(r, d, &format!("warning {}", d.text(""))));
+        all.push((finding(r, d, &format!("warning {}", d.text(""))), old(d)));
+    }
+    let (existing, new): (Vec<_>, Vec<_>) = all.into_iter().partition(|(_, old)| *old);
+    let mut out: Vec<Line> = new.into_iter().map(|(l, _)| Line::Finding(l)).collect();
+    let fixed = r.fixed.as_deref().unwrap_or_default();
+    if !fixed.is_empty() {
+        out.push(Line::Frame(format!(
+            "\n{} fixed by the changes:\n\n",
+            plural(fixed.len(), "finding", "findings")
+        )));
+        out.extend(fixed.iter().map(|f| Line::Finding(fixed_line(r, f))));
+    }
+    if !existing.is_empty() {
+        out.push(Line::Frame(format!(
+            "\n<details><summary>{} the base has too</summary>\n\n",
+            plural(existing.len(), "finding", "findings")
+        )));
+        out.extend(existing.into_iter().map(|(l, _)| Line::Finding(l)));
+        out.push(Line::Frame("\n</details>\n".to_string()));
     }
     out
+}
+
+/// A fixed finding's line: where it was and what it said.
+fn fixed_line(r: &PackReport, f: &Fixed) -> String {
+    let base = r.uri_base.trim_end_matches('/');
+    let path = match (&f.path, base.is_empty()) {
+        (Some(p), true) => p.clone(),
+        (Some(p), false) => format!("{base}/{p}"),
+        (None, true) => ".".to_string(),
+        (None, false) => base.to_string(),
+    };
+    format!(
+        "- ✅ {} {} ({})\n",
+        code(&path),
+        md(&f.message),
+        code(f.rule)
+    )
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -204,7 +283,7 @@ pub(crate) fn render(reports: &[PackReport], cx: &Context) -> String {
     let problems: Vec<usize> = rows
         .iter()
         .copied()
-        .filter(|&i| has_problem(&reports[i]))
+        .filter(|&i| has_problem(&reports[i]) || has_fixed(&reports[i]))
         .collect();
     let mut left_rows = 0usize;
     let mut left_findings = 0usize;
@@ -245,16 +324,17 @@ pub(crate) fn render(reports: &[PackReport], cx: &Context) -> String {
             let r = &reports[i];
             let lines = findings(r);
             let head = format!("#### {}\n\n", pack_label(r));
+            let counted = |l: &Line| matches!(l, Line::Finding(_));
             if left_findings > 0 || !fits(&out, &head) {
-                left_findings += lines.len();
+                left_findings += lines.iter().filter(|l| counted(l)).count();
                 continue;
             }
             out.push_str(&head);
             for l in lines {
-                if left_findings == 0 && fits(&out, &l) {
-                    out.push_str(&l);
-                } else {
-                    left_findings += 1;
+                match l {
+                    Line::Frame(f) => out.push_str(&f),
+                    Line::Finding(l) if left_findings == 0 && fits(&out, &l) => out.push_str(&l),
+                    Line::Finding(_) => left_findings += 1,
                 }
             }
             out.push('\n');
@@ -350,6 +430,32 @@ mod tests {
         };
         let s = render(&[bad(), good], &all);
         assert!(!s.contains("packs/b-good</code>"), "{s}");
+    }
+
+    #[test]
+    fn a_review_lists_new_findings_then_fixed_then_existing_collapsed() {
+        let w = |path: &str, msg: &str| {
+            Diagnostic::file(&layout::UNREADABLE, path, msg).with_severity(Severity::Warning)
+        };
+        let base = report("packs/a", vec![w("a.md", "old"), w("b.md", "gone")]);
+        let mut head = report("packs/a", vec![w("a.md", "old"), w("c.md", "brand")]);
+        crate::label::against(&mut head, Some(&base));
+        let cx = Context {
+            gated: vec![true],
+            scope: "changed".into(),
+            ..Context::default()
+        };
+        let s = render(std::slice::from_ref(&head), &cx);
+        let at = |t: &str| s.find(t).unwrap_or_else(|| panic!("{t} in {s}"));
+        assert!(at("brand") < at("1 finding fixed"), "{s}");
+        assert!(at("1 finding fixed") < at("packs/a/b.md"), "{s}");
+        assert!(at("packs/a/b.md") < at("<details><summary>1 finding the base has too"));
+        assert!(at("<details>") < at("a.md&#58;1&#58;1") && at("old") < at("</details>"));
+        // Control: without a review, the same report lists its findings as before.
+        let plain = report("packs/a", vec![w("a.md", "old"), w("c.md", "brand")]);
+        let s = render(&[plain], &cx);
+        assert!(!s.contains("<details>") && !s.contains("fixed"), "{s}");
+        assert!(s.find("old") < s.find("brand"), "report order: {s}");
     }
 
     #[test]

@@ -14,6 +14,7 @@
 use super::declare::declare_rules;
 use super::text::TextScan;
 use crate::core::Rule;
+use crate::core::baseline::Occurrence;
 use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
 use crate::model::decode::{Format, View, css_urls};
@@ -360,13 +361,65 @@ pub(crate) fn check_file(
         if (url && !urls) || (!url && !all) {
             continue;
         }
-        out.push(Diagnostic::key(
-            finding.rule,
-            &f.path,
-            finding.span,
-            finding.message,
-        ));
+        let mut d = Diagnostic::key(finding.rule, &f.path, finding.span, finding.message);
+        if url {
+            d.occurrences = url_occurrences(hay, view, css);
+        }
+        out.push(d);
     }
+}
+
+/// A URL as the occurrences of the URL warning quote it: the scheme up to the first white
+/// space, quote, bracket or backtick (a full stop or comma that ends it dropped).
+fn url_text_regex() -> &'static regex::bytes::Regex {
+    static RE: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+        regex::bytes::Regex::new(r#"(?i)https?://[^\s"'<>()\[\]{}`]*"#).expect("url regex")
+    });
+    &RE
+}
+
+/// Every URL of a file with a URL warning, in file order (and a style sheet's `url()` and
+/// `@import` ones), located in the bytes as written: what a pull request's review labels one by
+/// one (docs/action.md, "The review"). `hay` is the text judged (the decoded view, else the
+/// bytes).
+fn url_occurrences(hay: &[u8], view: Option<&View>, css: bool) -> Vec<Occurrence> {
+    let raw = |span: Span| view.map_or(span, |v| v.raw_span(span));
+    let mut out: Vec<(Span, String)> = url_text_regex()
+        .find_iter(hay)
+        .map(|m| {
+            // A sentence's full stop or comma after a URL is not part of it.
+            let end = m.start()
+                + m.as_bytes()
+                    .iter()
+                    .rposition(|b| !b".,;:!?".contains(b))
+                    .map_or(0, |i| i + 1);
+            let m = &hay[m.start()..end];
+            let start = end - m.len();
+            let text = String::from_utf8_lossy(m);
+            let masked = crate::model::redact::redact(&text).text.into_owned();
+            (raw(Span::new(start, end)), masked)
+        })
+        .collect();
+    if css && let Ok(text) = std::str::from_utf8(hay) {
+        for span in css_urls(text) {
+            let shown = text
+                .get(span.start..span.end)
+                .unwrap_or_default()
+                .to_string();
+            if !out.iter().any(|(s, _)| *s == raw(span)) {
+                out.push((raw(span), shown));
+            }
+        }
+        out.sort_by_key(|(s, _)| s.start);
+    }
+    out.into_iter()
+        .map(|(span, text)| Occurrence {
+            span,
+            region: Default::default(),
+            text,
+            baseline: None,
+        })
+        .collect()
 }
 
 /// A style sheet's first `url()` or `@import` naming an absolute or protocol-relative URL is its

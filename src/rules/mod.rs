@@ -181,6 +181,9 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
             for secret in &mut d.secrets {
                 secret.region = idx.region(secret.span);
             }
+            for o in &mut d.occurrences {
+                o.region = idx.region(o.span);
+            }
         }
         let lines = hashes.entry(file.clone()).or_insert_with(|| {
             if f.complete {

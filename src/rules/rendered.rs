@@ -4,6 +4,7 @@
 
 use super::declare::declare_rules;
 use super::text::{IGNORABLE_CHARACTER, INVISIBLE_CHARACTER};
+use crate::core::baseline::Occurrence;
 use crate::core::{Diagnostic, Span, is_ignorable, is_invisible};
 use crate::model::markdown::{HiddenKind, Markdown};
 use crate::pack::PackKind;
@@ -63,12 +64,26 @@ pub(crate) fn unrendered(path: &str, text: &str, md: &Markdown) -> Option<Diagno
             "text the rendered view does not show"
         }
     };
-    Some(Diagnostic::at(
+    let mut d = Diagnostic::at(
         &UNRENDERED_TEXT,
         path,
         Span::new(first.span.start, first.span.start),
         format!("{what} \"{quote}\""),
-    ))
+    );
+    d.occurrences = md
+        .hidden
+        .iter()
+        .filter_map(|h| {
+            let hidden = text.get(h.span.start..h.span.end)?;
+            Some(Occurrence {
+                span: Span::new(h.span.start, h.span.end),
+                region: Default::default(),
+                text: crate::model::redact::redact(hidden).text.into_owned(),
+                baseline: None,
+            })
+        })
+        .collect();
+    Some(d)
 }
 
 /// Whether `padding` reads a file: any file outside `tests/`.

@@ -39,6 +39,8 @@ pub(crate) fn push(api: &str) -> Ci {
         ("INPUT_CATEGORY", "hippo-packs"),
         ("INPUT_FAIL-ON", "error"),
         ("INPUT_SCOPE", ""),
+        ("INPUT_FILTER-MODE", "new"),
+        ("INPUT_PROMPT-DIFF", "true"),
         ("INPUT_DISMISS-ALLOWED", "true"),
     ])
     .args(&["--http-timeout", "3", "--upload-wait", "5"]);

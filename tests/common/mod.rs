@@ -5,6 +5,7 @@
 
 pub(crate) mod ci_env;
 pub(crate) mod ci_run;
+pub(crate) mod git_repo;
 pub(crate) mod github_api;
 pub(crate) mod graphql;
 #[cfg(feature = "external-tools")]

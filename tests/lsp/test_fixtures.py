@@ -87,10 +87,20 @@ def place(text, where: dict, encoding: str):
     return (s.line, s.character, e.line, e.character)
 
 
+def resolve(pack: pathlib.Path, rel: str) -> pathlib.Path:
+    """The file a JSON report's path names: as written, or with its `U+XXXX` undone (the report
+    escapes an invisible character of a name as the text output does; the server publishes the
+    file's own URI)."""
+    path = pack / rel
+    if path.exists():
+        return path
+    return pack / re.sub(r"U\+([0-9A-F]{4,6})", lambda m: chr(int(m.group(1), 16)), rel)
+
+
 def expected(report: dict, pack: pathlib.Path, encoding: str) -> list:
     out = []
     for d in report["diagnostics"]:
-        path = pack / (d["file"] or "pack.toml")
+        path = resolve(pack, d["file"] or "pack.toml")
         text = text_of(path)
         severity = 1 if d["severity"] == "error" else 2
         for s in d.get("secrets") or [d]:
