@@ -35,6 +35,9 @@ no faster than the pack's bytes and stay under 100x its check; then the placehol
 ({{turns}} 6,000 times under a budget of 9e18) and whether its test stays under 2 s and 100 MB
 (--no-hostile skips both).
 
+Then what a pull request's review adds to `ci` (scripts/bench_review.py, whose table it prints;
+--no-review skips it): 5 touched packs in a real git repository of 500 and 5,000 packs.
+
 Then the language server (scripts/bench_server.py, whose figures it prints; --no-server skips
 it): 200 single-character edits to a 64 KiB prompt of a pack at the page's limits, the time
 from each change to its diagnostics, the server's CPU per edit and callgrind's instructions per
@@ -42,7 +45,7 @@ re-check, beside `check` of the same pack.
 
 usage: scripts/bench.py [--sizes 500,2000,5000] [--pairs 7] [--ci-sizes 500,5000,20000]
                         [--bin target/release/hippo-packs] [--before BIN] [--work /tmp/hippo-bench]
-                        [--no-build] [--no-ci] [--no-hostile] [--no-cores] [--no-server]
+                        [--no-build] [--no-ci] [--no-hostile] [--no-cores] [--no-review] [--no-server]
 """
 import argparse
 import gzip
@@ -332,6 +335,7 @@ def main():
     ap.add_argument("--no-hostile", action="store_true")
     ap.add_argument("--no-server", action="store_true", help="skip the language server's figures")
     ap.add_argument("--no-cores", action="store_true", help="skip one-core check, the control and the peers")
+    ap.add_argument("--no-review", action="store_true", help="skip the review's cost (scripts/bench_review.py)")
     a = ap.parse_args()
     if not Path(TIME).exists():
         print(f"SKIPPED benchmark: {TIME} is missing (apt-get install time)")
@@ -362,6 +366,10 @@ def main():
                                      rounds=max(3, a.pairs), work=str(work / "hostile"))
         bench_hostile.run(hostile)
         bench_hostile.run_placeholder(hostile)
+    if not a.no_review:
+        import bench_review
+        bench_review.table(argparse.Namespace(bin=a.bin, work=a.work, sizes="500,5000", touched=5,
+                                              rounds=3, callgrind_size=500))
     if not a.no_server:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_server

@@ -67,7 +67,8 @@ def pull_request(work, n, touched):
     files = []
     step = max(1, len(packs) // touched)
     for p in packs[::step][:touched]:
-        prompt = sorted((origin / p / "prompts").glob("*.md"))[0]
+        # The prompt of the pass the pack's cases run, so the prompt diff has something to show.
+        prompt = sorted((origin / p / "prompts").glob("*-summary.md"))[0]
         prompt.write_text(prompt.read_text() + "\nKeep each entry to one sentence.\n")
         files.append(str(prompt.relative_to(origin)))
     git(origin, "commit", "-qam", "change")
@@ -139,7 +140,7 @@ def runs(a, clone, info, port, t):
     return {"push": (cmd, push), "review": (cmd, pr), "no-diff": (cmd + ["--prompt-diff", "false"], pr)}
 
 
-def callgrind(cmd, cwd, env):
+def callgrind(cmd, env, cwd):
     """The instructions callgrind counts for one run (every thread)."""
     with tempfile.TemporaryDirectory() as t:
         out = Path(t) / "cg.out"
@@ -160,12 +161,15 @@ def row(a, work, n):
         with tempfile.TemporaryDirectory() as t:
             ways = runs(a, clone, info, server.server_address[1], t)
             got = {w: [] for w in ways}
+            out["review_seen"] = True
             for _ in range(a.rounds):
                 for w, (cmd, env) in ways.items():
                     Path(f"{t}/summary.md").write_text("")
                     got[w].append(bench.measure(cmd, clone, env=env))
-            summary = Path(f"{t}/summary.md").read_text()
-            out["review_seen"] = "review: base" in summary and "What the model receives" in summary
+                    if w == "review":
+                        # The run reviewed: it found the base and diffed the prompts.
+                        summary = Path(f"{t}/summary.md").read_text()
+                        out["review_seen"] &= "review&#58; base" in summary and "What the model receives" in summary
             for w, rs in got.items():
                 out[w] = (statistics.median(r.wall for r in rs), statistics.median(r.cpu for r in rs),
                           statistics.median(r.rss for r in rs) / 1024, rs[-1].code)
@@ -188,6 +192,11 @@ def main():
     a = ap.parse_args()
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    return table(a)
+
+
+def table(a):
+    """Measures and prints the table (scripts/bench.py calls it too)."""
     a.bin = str(Path(a.bin).resolve())
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)

@@ -174,4 +174,43 @@ code=$(run_ci examples/packs/decision-log)
 [ "$(output verdict)" = pass ] && [ "$(output failing-packs)" = '[]' ] \
     || fail "the control's outputs: verdict=$(output verdict) failing-packs=$(output failing-packs)"
 echo "control: examples/packs/decision-log alone passes (exit 0, verdict=pass, failing-packs=[])"
+
+# 6. The review's base read inside the image: a pull request's merge checkout at depth 2 (as
+# `fetch-depth: 2` leaves it), owned by the runner's user, where `git` as root would refuse
+# ("dubious ownership"); the image has no git at all.
+src=$PWD
+repo=$work/repo
+mkdir -p "$repo/origin"
+g() { git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
+(
+    cd "$repo/origin"
+    g init -q . && cp -R "$src/examples/packs" packs && g add . && g commit -qm base
+    g checkout -qb feature && echo "A note." >> packs/decision-log/README.md && g commit -qam change
+    g checkout -q main && echo "# packs" > README.md && g add . && g commit -qm main
+    g checkout -qb merge && g merge -q --no-ff -m merge feature
+)
+base=$(g -C "$repo/origin" rev-parse main)
+pr_head=$(g -C "$repo/origin" rev-parse feature)
+merge=$(g -C "$repo/origin" rev-parse merge)
+g clone -q --depth 2 --branch merge "file://$repo/origin" "$repo/ws"
+chown -R 1001:1001 "$repo/ws"
+printf '{"number": 7, "pull_request": {"number": 7, "head": {"sha": "%s"}, "base": {"sha": "%s"}, "merge_commit_sha": "%s"}, "repository": {"full_name": "octo/packs"}}\n' \
+    "$pr_head" "$base" "$merge" > "$workflow/event.json"
+: > "$commands/output"
+podman_ run --rm --network host --workdir /github/workspace \
+    -v "$repo/ws":/github/workspace -v "$home":/github/home \
+    -v "$workflow":/github/workflow -v "$commands":/github/file_commands \
+    -e HOME=/github/home -e RUNNER_TEMP="$temp" -e CI=true -e GITHUB_ACTIONS=true \
+    -e GITHUB_WORKSPACE=/github/workspace \
+    -e GITHUB_OUTPUT=/github/file_commands/output \
+    -e GITHUB_STEP_SUMMARY=/github/file_commands/summary \
+    -e GITHUB_EVENT_PATH=/github/workflow/event.json -e GITHUB_EVENT_NAME=pull_request \
+    -e GITHUB_API_URL="http://127.0.0.1:$port" -e GITHUB_REPOSITORY=octo/packs \
+    -e GITHUB_SHA="$merge" -e GITHUB_REF=refs/pull/7/merge \
+    -e INPUT_PATH=packs -e INPUT_TEST=false -e INPUT_UPLOAD=false -e INPUT_SCOPE=all \
+    -e INPUT_FAIL-ON=never -e INPUT_ANNOTATIONS=commands -e INPUT_TOKEN=ghs_containerTestToken \
+    "$image" ci > "$work/review.log" 2>&1 || true
+grep -q "^hippo-packs: review: base ${base:0:7} (HEAD^1, the merge checkout's first parent)$" "$work/review.log" \
+    || { cat "$work/review.log"; fail "the base was not read inside the image"; }
+echo "review: base ${base:0:7} read inside the image from a depth-2 merge checkout the runner's user owns"
 echo "container test: passed"

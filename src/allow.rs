@@ -259,6 +259,11 @@ fn read_capped(path: &Path) -> Result<String, String> {
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
+    text_of(bytes)
+}
+
+/// A configuration file's bytes as text: at most [`MAX_FILE_BYTES`], UTF-8.
+pub(crate) fn text_of(bytes: Vec<u8>) -> Result<String, String> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(format!(
             "over {MAX_FILE_BYTES} bytes; a configuration file is smaller"

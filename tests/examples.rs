@@ -73,7 +73,13 @@ fn merge_queue_gaps(workflow: &str) -> Vec<String> {
         gaps.push("no checkout".to_string());
     }
     for step in steps {
-        if !step.lines().any(|l| l.trim().starts_with("fetch-depth: 0")) {
+        // The whole history, or on a merge group (`'0'` is a string: truthy, unlike `0`).
+        let history = |l: &str| {
+            let l = l.trim();
+            l.starts_with("fetch-depth: 0")
+                || l.starts_with("fetch-depth: ${{ github.event_name == 'merge_group' && '0' || ")
+        };
+        if !step.lines().any(history) {
             gaps.push("a checkout without fetch-depth: 0".to_string());
         }
     }

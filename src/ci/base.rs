@@ -16,11 +16,11 @@ use std::path::Path;
 use super::commit::{self, Given};
 use crate::github::env::GithubEnv;
 use crate::github::event::{Changes, MergeGroup, PullRequest, WorkflowEvent};
-use crate::repo::{self, Extracted, ObjectId, Repo};
+use crate::repo::{self, Extracted, History, ObjectId, Repo};
 
-/// The most bytes [`Base::read`] returns of a file.
-#[allow(dead_code, reason = "the allowances at the base read it next")]
-pub(crate) const MAX_READ: u64 = crate::pack::READ_BUDGET;
+/// The most bytes [`Base::read`] returns of a file (a caller with a lower limit sees a file
+/// over it as over it, not as absent).
+pub(crate) const MAX_READ: u64 = 4 << 20;
 
 /// Whether this run reviews its changes, and against what.
 pub(crate) enum Review {
@@ -41,7 +41,6 @@ pub(crate) struct Base {
 }
 
 impl Base {
-    #[allow(dead_code, reason = "the allowances at the base read it next")]
     /// The file at `rel` (relative to the repository root, `/`-separated) as the base holds
     /// it; `None` when the base holds no such file or it is over [`MAX_READ`] bytes.
     pub(crate) fn read(&self, rel: &str) -> Option<Vec<u8>> {
@@ -53,6 +52,21 @@ impl Base {
     /// pack walk's caps (`repo::extract`).
     pub(crate) fn extract(&self, rels: &[String]) -> Result<Extracted, String> {
         self.repo.extract(&self.commit, rels)
+    }
+
+    /// The versions of files under `dirs` that the commits between the base and the checkout
+    /// held and neither holds (`repo::History`), or why the checkout does not hold them.
+    pub(crate) fn history(&self, dirs: &[String]) -> History {
+        match self.repo.head() {
+            Some(head) => self.repo.history(&self.commit, &head, dirs),
+            None => History::Incomplete("the checkout's HEAD names no commit".to_string()),
+        }
+    }
+
+    /// The file at `path` (relative to the repository root) as the checkout's commit holds it,
+    /// at most `max` bytes.
+    pub(crate) fn read_head(&self, path: &str, max: u64) -> Option<Vec<u8>> {
+        self.repo.read(&self.repo.head()?, path, max)
     }
 
     /// The base's short name (`1a2b3c4`).
@@ -145,7 +159,7 @@ fn merge_group(repo: Repo, g: &MergeGroup) -> Result<Base, String> {
 /// The notice of a review without a base (docs/action.md, "The review: base against head").
 pub(crate) fn no_base_notice(why: &str) -> String {
     format!(
-        "no base to review against: {why}. Every finding of a touched pack counts as new. Check out with `fetch-depth: 2` (actions/checkout; `fetch-depth: 0` for a merge group or a checkout of the pull request's head)"
+        "no base to review against: {why}. Every finding of a touched pack counts as new, and the pull request's commits are not searched for secrets added and removed later. Check out with `fetch-depth: 2` (actions/checkout; `fetch-depth: 0` for a merge group or a checkout of the pull request's head)"
     )
 }
 

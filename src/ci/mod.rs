@@ -15,6 +15,7 @@ mod context;
 mod discover;
 mod dismiss;
 mod gate;
+mod history;
 mod labels;
 mod output;
 mod packs;
@@ -106,10 +107,14 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     // allowances (docs/configuration.md).
     let mut reports = check_entries(entries, &mut checked, s)?;
     registry::attach(named, &mut reports);
-    let unused = match allowances::path(&s.repository.dir).map(|p| allowances::load(&p)) {
-        None => Vec::new(),
-        Some(Ok(mut c)) => allowances::apply(&mut c, &mut reports, s.shard.is_some()),
-        Some(Err(why)) => {
+    history::attach(&found, &gate.gated, &mut reports, cx)?;
+    let sharded = s.shard.is_some();
+    let unused = match allowances::apply_for(&s.repository.dir, &found, &mut reports, sharded) {
+        Ok(applied) => {
+            gate.notes.extend(applied.notes);
+            applied.unused
+        }
+        Err(why) => {
             cx.annotate(Level::Error, "ci", &why)?;
             return Ok(Verdict::Failed);
         }
@@ -430,7 +435,7 @@ fn write_summary(
     let Some(p) = &cx.gh.step_summary else {
         return Ok(());
     };
-    let allowed = allowances::notes(reports, gate.files.as_deref());
+    let allowed = allowances::notes(reports);
     let notes = gate.notes.iter().chain(&up.notes).chain(&allowed);
     let cx = summary::Context {
         gated: gate.gated.clone(),

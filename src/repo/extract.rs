@@ -31,10 +31,6 @@ const MAX_INFLATED: u64 = 64 << 20;
 const MAX_LINK_TARGET: u64 = 4096;
 
 /// Folders of one commit, written into a temporary folder (removed when dropped).
-#[allow(
-    dead_code,
-    reason = "the review's labels check the touched packs at the base"
-)]
 pub(crate) struct Extracted {
     dir: tempfile::TempDir,
     /// For each folder asked for, whether the commit holds it as a folder.

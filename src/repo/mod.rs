@@ -12,10 +12,12 @@
 //! have held it.
 
 mod extract;
+mod history;
 mod objects;
 
 pub(crate) use extract::Extracted;
 pub(crate) use gix::ObjectId;
+pub(crate) use history::History;
 pub(crate) use objects::{Repo, short};
 
 #[cfg(test)]

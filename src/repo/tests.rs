@@ -182,3 +182,31 @@ fn a_name_that_leaves_its_folder_is_never_written() {
     assert!(extract::make_dirs(t.path(), "a/../b").is_none());
     assert!(extract::make_dirs(t.path(), "a/b").is_some());
 }
+
+#[test]
+fn the_history_holds_the_versions_neither_end_holds() {
+    let t = tempfile::tempdir().unwrap();
+    let origin = t.path().join("origin");
+    std::fs::create_dir(&origin).unwrap();
+    let [a, _, _] = three_commits(&origin);
+    // b wrote "two", c added packs/q: from a to c, "two" is a version neither end holds
+    // only if c changed it again.
+    write(&origin, "packs/p/x.md", "three\n");
+    git(&origin, &["commit", "-qam", "d"]);
+    let d = git(&origin, &["rev-parse", "HEAD"]);
+    let repo = Repo::open(&origin).unwrap();
+    let dirs = ["packs/p".to_string()];
+    let History::Complete(added) = repo.history(&id(&a), &id(&d), &dirs) else {
+        panic!("the full history is held");
+    };
+    let found: Vec<(String, Vec<u8>)> = added.into_iter().map(|x| (x.path, x.bytes)).collect();
+    assert_eq!(found, [("packs/p/x.md".to_string(), b"two\n".to_vec())]);
+    // Control: a clone of depth 2 holds d and c, not b: incomplete.
+    let url = format!("file://{}", origin.display());
+    git(t.path(), &["clone", "-q", "--depth", "2", &url, "two"]);
+    let two = Repo::open(&t.path().join("two")).unwrap();
+    match two.history(&id(&a), &id(&d), &dirs) {
+        History::Incomplete(why) => assert!(why.contains("does not hold commit"), "{why}"),
+        History::Complete(_) => panic!("b is not held"),
+    }
+}

@@ -124,6 +124,13 @@ fn pack_section(p: &Pair<'_>, room: usize) -> (String, usize) {
             left += 1;
         }
     }
+    if changed == 0 {
+        let line = format!(
+            "- <code>{folder}</code>: none of its {} prompts changed.\n",
+            keys.len()
+        );
+        return (line, 0);
+    }
     let what = match p.base {
         None => "against no base (a new pack, or the base was not read)",
         Some(_) => "base against head",

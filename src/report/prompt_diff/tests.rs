@@ -60,7 +60,7 @@ fn a_moved_placeholder_and_a_hidden_space_show_in_the_diff() {
         RUN_CAP,
     );
     assert!(
-        s.contains("0 of 1 prompts changed") && !s.contains("```diff"),
+        s.contains("none of its 1 prompts changed") && !s.contains("```diff"),
         "{s}"
     );
 }
