@@ -23,6 +23,7 @@ API = {
     "commit-comparison": "commit-comparison",
     "code-scanning-alert": "code-scanning-alert-items",
     "code-scanning-alert-dismissed": "code-scanning-alert-dismissed",
+    "issue-comment": "issue-comment",
 }
 # file name -> (event, action): the first webhook example of that event and action
 EVENTS = {

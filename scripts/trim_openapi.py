@@ -24,7 +24,12 @@ OPERATIONS = [
     ("/repos/{owner}/{repo}/compare/{basehead}", "get"),
     ("/repos/{owner}/{repo}/code-scanning/alerts", "get"),
     ("/repos/{owner}/{repo}/code-scanning/alerts/{alert_number}", "patch"),
+    ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "get"),
+    ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "post"),
+    ("/repos/{owner}/{repo}/issues/comments/{comment_id}", "patch"),
 ]
+# GraphQL (`POST /graphql`, the token's `viewer`) is not in this REST description: the tests'
+# stand-in checks those requests against GitHub's GraphQL schema itself (tests/common/graphql.rs).
 
 
 def refs(value, found):

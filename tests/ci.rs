@@ -348,8 +348,8 @@ fn assert_summary(r: &CiRun) {
     assert!(r.summary.contains("| 2 | 1 | 0 | 0 |"), "{}", r.summary);
     assert!(
         r.summary
-            .contains("<code>packs/broken</code> decision&#45;log")
-            || r.summary.contains("<code>packs/broken</code> decision-log"),
+            .contains("<code>packs/broken</code> broken&#45;log")
+            || r.summary.contains("<code>packs/broken</code> broken-log"),
         "{}",
         r.summary
     );

@@ -56,6 +56,7 @@ fn every_input_of_action_yml_has_a_flag_and_every_output_is_written() {
             "ref",
             "sha",
             "dismiss-allowed",
+            "comment",
             "token"
         ]
     );

@@ -34,11 +34,13 @@ fn github(
     }
 }
 
-/// `n` copies of the broken example (4 errors and 8 warnings each) under `packs/b<i>`.
+/// `n` copies of the broken example (4 errors and 8 warnings each) under `packs/b<i>`, each
+/// named `b<i>`.
 fn broken_registry(n: usize) -> tempfile::TempDir {
     let ws = tempfile::tempdir().unwrap();
     for i in 0..n {
-        common::copy_pack("broken", &ws.path().join("packs"), &format!("b{i}"));
+        let pack = common::copy_pack("broken", &ws.path().join("packs"), &format!("b{i}"));
+        common::name_pack(&pack, &format!("b{i}"));
     }
     ws
 }
@@ -295,7 +297,9 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
     let ws = tempfile::tempdir().unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs/decision-log");
     for i in 0..12 {
-        common::copy_tree(&good, &ws.path().join(format!("packs/p{i:02}")));
+        let pack = ws.path().join(format!("packs/p{i:02}"));
+        common::copy_tree(&good, &pack);
+        common::name_pack(&pack, &format!("p{i:02}"));
     }
     let run_all = |ws: &Path| -> Vec<Vec<String>> {
         (1..=3)
@@ -331,7 +335,9 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
     );
     // Adding packs moves no existing pack.
     for i in 12..20 {
-        common::copy_tree(&good, &ws.path().join(format!("packs/p{i:02}")));
+        let pack = ws.path().join(format!("packs/p{i:02}"));
+        common::copy_tree(&good, &pack);
+        common::name_pack(&pack, &format!("p{i:02}"));
     }
     let after = run_all(ws.path());
     for (b, a) in before.iter().zip(&after) {

@@ -20,12 +20,13 @@ use common::WARNED_ALLOWANCE as ALLOW;
 const MARK: &str = "hippo-packs allowance: ";
 
 /// A workspace with a pack whose prompt quotes an injection phrase (a warning), and another
-/// with an unknown manifest key (an error); `allow`: the root's `.hippo-packs.toml` allows
+/// (`broken-log`) with an unknown manifest key (an error); `allow`: the root's `.hippo-packs.toml` allows
 /// the warning.
 fn workspace(allow: bool) -> tempfile::TempDir {
     let ws = tempfile::tempdir().unwrap();
     common::warned_pack(&ws.path().join("packs"));
     let broken = common::copy_pack("decision-log", &ws.path().join("packs"), "broken");
+    common::name_pack(&broken, "broken-log");
     let manifest = broken.join("pack.toml");
     let m = std::fs::read_to_string(&manifest).unwrap() + "homepage = \"elsewhere\"\n";
     std::fs::write(&manifest, m).unwrap();

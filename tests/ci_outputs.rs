@@ -28,15 +28,16 @@ fn github(touched: &'static str) -> impl Fn(&Request, usize) -> Reply + Send + S
     }
 }
 
-/// `packs/good` (the page's decision-log) and `packs/typo`, the same with `licence` for
-/// `license` in its manifest: one error, whose hint is `did you mean `license`?`.
+/// `packs/good` (the page's decision-log) and `packs/typo`, the same named `typo-log` with
+/// `licence` for `license` in its manifest: one error, whose hint is `did you mean `license`?`.
 fn registry() -> tempfile::TempDir {
     let ws = common::ci_env::good_workspace();
     common::copy_tree(&common::ci_env::good_pack(), &ws.path().join("packs/typo"));
     let manifest = ws.path().join("packs/typo/pack.toml");
     let m = std::fs::read_to_string(&manifest)
         .unwrap()
-        .replace("license = ", "licence = ");
+        .replace("license = ", "licence = ")
+        .replace("name = \"decision-log\"", "name = \"typo-log\"");
     std::fs::write(&manifest, m).unwrap();
     ws
 }

@@ -48,6 +48,7 @@ fn what_ci_creates_gets_the_workspace_owner() {
 fn noisy(ws: &std::path::Path, n: usize, lines: usize) {
     for i in 0..n {
         let pack = common::copy_pack("broken", &ws.join("packs"), &format!("b{i}"));
+        common::name_pack(&pack, &format!("b{i}"));
         let prompt = pack.join("prompts/decision-log.md");
         let mut text = std::fs::read_to_string(&prompt).unwrap();
         let body = text.split_off(text.find("\n").unwrap() + 1);

@@ -9,6 +9,7 @@
 mod allowances;
 mod annotate;
 pub(crate) mod base;
+mod comment;
 mod commit;
 mod context;
 mod discover;
@@ -168,6 +169,8 @@ fn report_back(
     };
     let annotated = annotate::annotate(reports, gate, &conclusion, cx)?;
     up.notes.extend(annotated.notes);
+    up.notes
+        .extend(comment::comment(reports, &gate.gated, failed, cx)?);
     write_summary(reports, (gate, review), &up, failed, cx)?;
     let written = step_outputs::Written {
         reports,

@@ -167,6 +167,7 @@ pub(crate) struct Flags {
     pub(crate) prompt_diff: Option<bool>,
     pub(crate) shard: Option<String>,
     pub(crate) dismiss_allowed: Option<bool>,
+    pub(crate) comment: Option<bool>,
     pub(crate) http_timeout: u64,
     pub(crate) upload_wait: u64,
 }
@@ -197,6 +198,8 @@ pub(crate) struct Settings {
     pub(crate) shard: Option<Shard>,
     /// Dismiss the alerts of allowed warnings in code scanning (docs/configuration.md).
     pub(crate) dismiss_allowed: bool,
+    /// Keep one pull-request comment up to date (docs/action.md, "One pull-request comment").
+    pub(crate) comment: bool,
     /// When the run began: the upload's `started_at`.
     pub(crate) started_at: chrono::DateTime<chrono::Utc>,
     pub(crate) http_timeout: Duration,
@@ -317,6 +320,8 @@ impl Settings {
                 "true or false",
             )?
             .unwrap_or(true),
+            comment: input(flags.comment, get, "comment", boolean, "true or false")?
+                .unwrap_or(false),
             started_at: chrono::Utc::now(),
             http_timeout: Duration::from_secs(flags.http_timeout.max(1)),
             upload_wait: Duration::from_secs(flags.upload_wait),

@@ -78,6 +78,10 @@ pub(crate) struct CiArgs {
     /// [input: dismiss-allowed] [default: true]
     #[arg(long = "dismiss-allowed", value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
     pub(crate) dismiss_allowed: Option<bool>,
+    /// Keep one comment on the pull request up to date with the verdict and the findings; needs
+    /// pull-requests write [input: comment] [default: false]
+    #[arg(long, value_name = "BOOL", value_parser = clap::builder::BoolishValueParser::new())]
+    pub(crate) comment: Option<bool>,
     /// The longest one request to GitHub may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub(crate) http_timeout: u64,
@@ -137,6 +141,7 @@ impl From<CiArgs> for Flags {
             prompt_diff: a.prompt_diff,
             shard: a.shard,
             dismiss_allowed: a.dismiss_allowed,
+            comment: a.comment,
             http_timeout: a.http_timeout,
             upload_wait: a.upload_wait,
         }

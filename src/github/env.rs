@@ -27,6 +27,9 @@ pub(crate) struct GithubEnv {
     pub(crate) output: Option<PathBuf>,
     pub(crate) step_summary: Option<PathBuf>,
     pub(crate) api_url: String,
+    /// `GITHUB_GRAPHQL_URL`: GitHub's GraphQL endpoint (`https://api.github.com/graphql`,
+    /// `https://<host>/api/graphql` on GitHub Enterprise Server).
+    pub(crate) graphql_url: Option<String>,
     /// `HOME`: the runner's `/github/home` in a container action, where the report goes.
     pub(crate) home: Option<PathBuf>,
     /// `RUNNER_TEMP`, the runner's own path of its temporary folder (what `/github/home` is
@@ -57,6 +60,7 @@ impl GithubEnv {
             api_url: var("GITHUB_API_URL")
                 .map(|v| v.trim().trim_end_matches('/').to_string())
                 .unwrap_or_else(|| DEFAULT_API_URL.to_string()),
+            graphql_url: var("GITHUB_GRAPHQL_URL").map(|v| v.trim().to_string()),
         }
     }
 

@@ -3,6 +3,7 @@
 pub(crate) mod text;
 
 pub mod annotations;
+pub(crate) mod comment;
 pub(crate) mod concise;
 pub(crate) mod fixes;
 pub(crate) mod full;

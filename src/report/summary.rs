@@ -118,6 +118,40 @@ enum Line {
     Frame(String),
 }
 
+/// The lines of a pack's new findings, errors first: every finding but those the review found
+/// at the base too (without a review, every finding).
+pub(crate) fn new_findings(r: &PackReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let new = |d: &&Diagnostic| d.baseline != Some(Baseline::Existing);
+    let errors = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error);
+    for d in errors.filter(new) {
+        out.push(finding(r, d, &format!("error {}", d.text(""))));
+    }
+    for c in &r.cases {
+        for f in c.failures.iter().filter(new) {
+            let lead = format!("FAIL {}: {}", r.case_label(&c.name), f.message);
+            out.push(finding(r, f, &lead));
+        }
+    }
+    if let Some(n) = &r.no_case {
+        out.push(format!(
+            "- ❌ {}\n",
+            md(&format!("error no case named {n}"))
+        ));
+    }
+    let warnings = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning);
+    for d in warnings.filter(new) {
+        out.push(finding(r, d, &format!("warning {}", d.text(""))));
+    }
+    out
+}
+
 /// Every finding of a pack, errors first: its error lines, its failed expectations, its
 /// warnings. In a review, the new ones, then the fixed, then the existing, collapsed.
 fn findings(r: &PackReport) -> Vec<Line> {
@@ -193,6 +227,18 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// The summary's title, totals table and notes.
 fn head(reports: &[PackReport], cx: &Context) -> String {
+    let mut out = title(reports, cx);
+    for n in &cx.notes {
+        out.push_str(&format!("- {}\n", md(n)));
+    }
+    if !cx.notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The summary's title (the verdict, how many packs gated) and its totals table.
+pub(crate) fn title(reports: &[PackReport], cx: &Context) -> String {
     let errors: usize = reports.iter().map(|r| r.errors()).sum();
     let warnings: usize = reports.iter().map(|r| r.warnings()).sum();
     let failed_cases: usize = reports.iter().map(|r| r.failed_cases()).sum();
@@ -216,12 +262,6 @@ fn head(reports: &[PackReport], cx: &Context) -> String {
         "| {} | {errors} | {warnings} | {failed_cases} |\n\n",
         reports.len()
     ));
-    for n in &cx.notes {
-        out.push_str(&format!("- {}\n", md(n)));
-    }
-    if !cx.notes.is_empty() {
-        out.push('\n');
-    }
     out
 }
 

@@ -160,13 +160,15 @@ pub(crate) fn good_workspace() -> tempfile::TempDir {
     ws
 }
 
-/// A workspace `packs/good` (the page's decision-log) and `packs/broken` (the same with an
-/// unknown manifest key, an error).
+/// A workspace `packs/good` (the page's decision-log) and `packs/broken` (the same named
+/// `broken-log`, since a registry's packs have names of their own, with an unknown manifest
+/// key, an error).
 pub(crate) fn workspace() -> tempfile::TempDir {
     let ws = good_workspace();
     super::copy_tree(&good_pack(), &ws.path().join("packs/broken"));
     let manifest = ws.path().join("packs/broken/pack.toml");
-    let mut m = std::fs::read_to_string(&manifest).unwrap();
+    let m = std::fs::read_to_string(&manifest).unwrap();
+    let mut m = m.replace("name = \"decision-log\"", "name = \"broken-log\"");
     m.push_str("homepage = \"elsewhere\"\n");
     std::fs::write(&manifest, m).unwrap();
     // What else a repository holds: never a pack.

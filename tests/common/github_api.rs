@@ -149,3 +149,78 @@ pub(crate) fn alert_state(a: &serde_json::Value, dismissed: Option<&str>) -> ser
     let number = a["number"].as_u64().unwrap_or(0);
     alert(number, (&rule, &path, &message), dismissed)
 }
+
+/// The GraphQL answer to `viewer { login databaseId }` (the token's user; `id` null when GitHub
+/// leaves it out, as its schema allows: `databaseId: Int`).
+pub(crate) fn viewer_json(login: &str, id: Option<u64>) -> String {
+    serde_json::json!({"data": {"viewer": {"login": login, "databaseId": id}}}).to_string()
+}
+
+/// A comment of pull request #7 as GitHub's example has it: `id`, by `user` (login, id), `body`.
+pub(crate) fn issue_comment(
+    id: u64,
+    (login, user_id): (&str, u64),
+    body: &str,
+) -> serde_json::Value {
+    let mut c = example("issue-comment");
+    c["id"] = id.into();
+    c["url"] = format!("https://api.github.com/repos/octo/packs/issues/comments/{id}").into();
+    c["html_url"] = format!("https://github.com/octo/packs/pull/7#issuecomment-{id}").into();
+    c["issue_url"] = "https://api.github.com/repos/octo/packs/issues/7".into();
+    c["user"]["login"] = login.into();
+    c["user"]["id"] = user_id.into();
+    c["body"] = body.into();
+    c
+}
+
+/// The token's user on github.com: the Actions app's bot.
+pub(crate) const BOT: (&str, u64) = ("github-actions[bot]", 41898282);
+
+/// Pull request #7's comments, kept as GitHub keeps them.
+pub(crate) type Thread = std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>;
+
+/// The usual GitHub ([`github`] with `files`) that also answers GraphQL's `viewer` as [`BOT`]
+/// and keeps pull request #7's comments in `thread`: listed, created (by the bot) and edited;
+/// with `read_only`, every comment write is refused as a read-only token's (403).
+pub(crate) fn commenting(
+    files: &'static [&'static str],
+    thread: Thread,
+    read_only: bool,
+) -> impl Fn(&Request, usize) -> Reply + Send + Sync {
+    let rest = github(files);
+    move |req, n| {
+        let list = "/repos/octo/packs/issues/7/comments";
+        let edit = req
+            .path()
+            .strip_prefix("/repos/octo/packs/issues/comments/");
+        let body = || req.json()["body"].as_str().unwrap_or("").to_string();
+        match (req.method.as_str(), req.path()) {
+            ("POST", "/graphql") => Reply::Json(200, viewer_json(BOT.0, Some(BOT.1))),
+            ("GET", p) if p == list => Reply::Json(
+                200,
+                serde_json::Value::Array(thread.lock().unwrap().clone()).to_string(),
+            ),
+            ("POST" | "PATCH", _) if read_only && (req.path() == list || edit.is_some()) => {
+                forbidden()
+            }
+            ("POST", p) if p == list => {
+                let mut t = thread.lock().unwrap();
+                let c = issue_comment(1000 + t.len() as u64, BOT, &body());
+                t.push(c.clone());
+                Reply::Json(201, c.to_string())
+            }
+            ("PATCH", _) if edit.is_some() => {
+                let id: u64 = edit.unwrap().parse().unwrap_or(0);
+                let mut t = thread.lock().unwrap();
+                match t.iter_mut().find(|c| c["id"] == id) {
+                    Some(c) => {
+                        c["body"] = body().into();
+                        Reply::Json(200, c.to_string())
+                    }
+                    None => Reply::Json(404, r#"{"message": "Not Found"}"#.into()),
+                }
+            }
+            _ => rest(req, n),
+        }
+    }
+}

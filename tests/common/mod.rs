@@ -7,6 +7,7 @@ pub(crate) mod ci_env;
 pub(crate) mod ci_run;
 pub(crate) mod git_repo;
 pub(crate) mod github_api;
+pub(crate) mod graphql;
 #[cfg(feature = "external-tools")]
 pub(crate) mod proxy;
 pub(crate) mod standin;
@@ -120,4 +121,19 @@ pub(crate) fn valid_sarif(text: &str) -> serde_json::Value {
     let errors = sarif_schema_errors(text);
     assert!(errors.is_empty(), "SARIF schema errors: {errors:#?}");
     serde_json::from_str(text).unwrap()
+}
+
+/// Gives the pack at `dir` (a copy of the page's decision-log or broken example) the name
+/// `name` in its pack.toml: the packs of one registry have names of their own, or `ci` reports
+/// `duplicate-name` (docs/action.md, "The registry as a whole").
+pub(crate) fn name_pack(dir: &Path, name: &str) {
+    let manifest = dir.join("pack.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(
+        text.contains("name = \"decision-log\""),
+        "{}",
+        manifest.display()
+    );
+    let text = text.replace("name = \"decision-log\"", &format!("name = \"{name}\""));
+    std::fs::write(&manifest, text).unwrap();
 }

@@ -2,7 +2,9 @@
 //! request's files, the Checks API): records every request and answers as a handler says.
 //! Nothing reaches the internet. With the cargo feature `external-tools`, `Server::start`
 //! puts GitHub's published API description between `ci` and the handler (`proxy.rs`) and
-//! fails the test that sent or answered anything the description refuses.
+//! fails the test that sent or answered anything the description refuses. GraphQL
+//! (`POST /graphql`), which that description lacks, never goes to the proxy: `Server::start`
+//! checks it against GitHub's GraphQL schema (`graphql.rs`) with or without the feature.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -57,7 +59,16 @@ impl Server {
         #[cfg(feature = "external-tools")]
         return Server::start_proxied(handler);
         #[cfg(not(feature = "external-tools"))]
-        Server::start_direct(handler)
+        {
+            let violations: Arc<Mutex<Vec<String>>> = Arc::default();
+            let v = violations.clone();
+            let mut s = Server::start_direct(move |req, n| {
+                graphql(req, &v);
+                handler(req, n)
+            });
+            s.violations = Some(violations);
+            s
+        }
     }
 
     /// Straight to `handler`, never through the proxy: for a server that answers what no
@@ -77,11 +88,16 @@ impl Server {
         let target: Arc<std::sync::OnceLock<(String, String)>> = Arc::default();
         let violations: Arc<Mutex<Vec<String>>> = Arc::default();
         let (t, v) = (target.clone(), violations.clone());
-        let mut front = Server::start_direct(move |req, _| {
+        let handler: Arc<Handler> = Arc::new(handler);
+        let h = handler.clone();
+        let mut front = Server::start_direct(move |req, n| {
+            if graphql(req, &v) {
+                return h(req, n);
+            }
             let (key, prism) = t.get().expect("routed");
             super::proxy::forward(prism, key, req, &v)
         });
-        let routed = super::proxy::route(Arc::new(handler), &front.url);
+        let routed = super::proxy::route(handler, &front.url);
         target.set(routed).expect("routed once");
         front.violations = Some(violations);
         front
@@ -144,6 +160,26 @@ impl Server {
             .filter(|r| r.method == "POST" && r.path().ends_with("/code-scanning/sarifs"))
             .collect()
     }
+}
+
+/// Whether `req` is for GitHub's GraphQL endpoint; its problems against GitHub's schema go to
+/// `violations`.
+fn graphql(req: &Request, violations: &Mutex<Vec<String>>) -> bool {
+    if req.path() != "/graphql" {
+        return false;
+    }
+    let problems = super::graphql::problems(req);
+    if !problems.is_empty() {
+        let what = format!(
+            "{} {}: GitHub's GraphQL schema refuses it",
+            req.method, req.target
+        );
+        violations
+            .lock()
+            .unwrap()
+            .push(format!("{what}: {}", problems.join("; ")));
+    }
+    true
 }
 
 impl Drop for Server {
