@@ -1,7 +1,10 @@
 //! `hippo-packs ci` over a registry as a whole (docs/action.md, "The registry as a whole"): the
-//! duplicate name on the pack a pull request touches, every name read under a shard, and a
-//! look-alike name allowed in `.hippo-packs.toml`. The rules' own cases are their fixtures
-//! (tests/fixtures/duplicate-name/, lookalike-name/).
+//! duplicate name on the pack a pull request touches, every name read under a shard, a
+//! look-alike name allowed in `.hippo-packs.toml`, and the cases of the version rules, which
+//! need what the fixture harness cannot give (a pull request's merge checkout, its base and its
+//! changed files): `bad_version_*` and `good_version_*` (tests/docs.rs finds them by name, as
+//! the rules' declarations say: `cases = "tests/ci_registry.rs"`). The name rules' own cases
+//! are their fixtures (tests/fixtures/duplicate-name/, lookalike-name/).
 
 mod common;
 
@@ -115,4 +118,104 @@ fn a_lookalike_name_can_be_allowed() {
         "{}",
         r.summary
     );
+}
+
+/// Runs `git` in `dir` with no user or system settings; returns its trimmed output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(["-c", "init.defaultBranch=main"])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn set_version(ws: &Path, pack: &str, version: &str) {
+    let manifest = ws.join(pack).join("pack.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("version = \"1.0.0\"", &format!("version = \"{version}\""));
+    std::fs::write(&manifest, text).unwrap();
+}
+
+/// A merge checkout of pull request #7, as `actions/checkout` with `fetch-depth: 2` leaves it:
+/// the base holds `packs/a` and `packs/b` at 1.0.0; the pull request's head changes
+/// `packs/a`'s prompt and `packs/b`'s tests, and gives them the versions `a` and `b`; `HEAD` is
+/// GitHub's test merge of the head into the base. Returns the workspace and the run.
+fn merge_checkout(a: &str, b: &str) -> (tempfile::TempDir, common::ci_run::Ci, Server) {
+    let ws = registry("meeting-notes");
+    let dir = ws.path();
+    git(dir, &["init", "-q", "."]);
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-qm", "base"]);
+    git(dir, &["checkout", "-qb", "feature"]);
+    let prompt = dir.join("packs/a/prompts/decision-log.md");
+    let text = std::fs::read_to_string(&prompt).unwrap();
+    std::fs::write(
+        &prompt,
+        text.replacen("\n", "\nSay when a decision is reversed.\n", 1),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("packs/b/tests/cache-store/notes/Meeting notes.md"),
+        "- more\n",
+    )
+    .unwrap();
+    set_version(dir, "packs/a", a);
+    set_version(dir, "packs/b", b);
+    git(dir, &["commit", "-qam", "head"]);
+    let head = git(dir, &["rev-parse", "HEAD"]);
+    git(dir, &["checkout", "-q", "main"]);
+    git(dir, &["checkout", "-qb", "merge"]);
+    git(dir, &["merge", "-q", "--no-ff", "-m", "merge", "feature"]);
+    let merge = git(dir, &["rev-parse", "HEAD"]);
+    // The pull request's files, as GitHub lists them: what the merge changes of its base.
+    let changed = git(dir, &["diff", "--name-only", "HEAD^1", "HEAD"]);
+    let files: Vec<&'static str> = changed
+        .lines()
+        .map(|l| &*Box::leak(l.to_string().into_boxed_str()))
+        .collect();
+    let n = files.len() as u64;
+    let server = Server::start(github(Box::leak(files.into_boxed_slice())));
+    let mut event = pull_request_event("octo/packs", false, Some(n));
+    event["pull_request"]["head"]["sha"] = head.as_str().into();
+    event["pull_request"]["merge_commit_sha"] = merge.as_str().into();
+    let mut ci = pull_request(&server.url, false, n);
+    ci.set("GITHUB_SHA", &merge).event(&event.to_string());
+    (ws, ci, server)
+}
+
+#[test]
+fn bad_version_unchanged_and_bad_version_lowered_against_the_base() {
+    let (ws, ci, _server) = merge_checkout("1.0.0", "0.9.0");
+    let r = ci.run(ws.path());
+    hygiene(&r);
+    assert!(r.stdout.contains("hippo-packs: review: base "), "{r}");
+    assert!(
+        r.stdout.contains(
+            "warning packs/a/pack.toml: version 1.0.0 is the base's, but prompts/decision-log.md changed"
+        ),
+        "{r}"
+    );
+    assert!(
+        r.stdout
+            .contains("error packs/b/pack.toml: version 0.9.0 is lower than the base's 1.0.0"),
+        "{r}"
+    );
+    assert_eq!(r.code, 1, "{r}");
+}
+
+#[test]
+fn good_version_unchanged_and_good_version_lowered_when_raised_or_tests_alone() {
+    // packs/a raises its version; packs/b keeps its own, having changed only under tests/.
+    let (ws, ci, _server) = merge_checkout("1.0.1", "1.0.0");
+    let r = ci.run(ws.path());
+    hygiene(&r);
+    assert!(r.stdout.contains("hippo-packs: review: base "), "{r}");
+    assert!(!r.stdout.contains("version 1."), "{r}");
+    assert_eq!(r.code, 0, "{r}");
 }

@@ -15,7 +15,10 @@ fn missing_hops(root: &std::path::Path, hops: &[(&str, String)]) -> Vec<String> 
                 std::fs::read_to_string(root.join(file))
                     .is_ok_and(|text| text.contains(&format!("\n## {anchor}\n")))
             }),
-            "fixtures" => root.join(path).is_dir(),
+            // A fixture folder, or the test file a rule's declaration names (`cases = ...`).
+            "fixtures" => {
+                root.join(path).is_dir() || (path.ends_with(".rs") && root.join(path).is_file())
+            }
             _ => false,
         };
         if !found {
@@ -61,6 +64,8 @@ struct Parts<'a> {
     help: &'a str,
     static_name: &'a str,
     reporting_file: &'a str,
+    /// `tests/fixtures/<id>/`, or the test file holding the rule's cases.
+    cases: String,
 }
 
 impl<'a> Parts<'a> {
@@ -72,6 +77,7 @@ impl<'a> Parts<'a> {
             help: r.help(),
             static_name: r.static_name(),
             reporting_file: r.reporting_file(),
+            cases: r.cases(),
         }
     }
 }
@@ -93,6 +99,18 @@ fn variants(root: &Path, id: &str, prefix: &str) -> usize {
         .count()
 }
 
+/// The tests of a test file whose name holds `<prefix>_<id>` (dashes as underscores): a rule
+/// whose cases need what the fixture harness cannot give (a pull request's base, its changed
+/// files) has its `bad` and `good` cases there, named so.
+fn tests_named(text: &str, prefix: &str, id: &str) -> usize {
+    let want = format!("{prefix}_{}", id.replace('-', "_"));
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == "#[test]" && w[1].starts_with("fn ") && w[1].contains(&want))
+        .count()
+}
+
 /// Every part of a rule that is missing in the repository at `root`: the doc comment's three
 /// texts, a `bad` and a `good` fixture with their snapshots, the section of docs/rules.md, and
 /// the reporting file using the rule's static beyond its declaration.
@@ -107,8 +125,16 @@ fn missing_parts(root: &Path, p: &Parts) -> Vec<String> {
             missing.push(format!("{}: the doc comment's {part}", p.id));
         }
     }
+    let case_file = p
+        .cases
+        .ends_with(".rs")
+        .then(|| std::fs::read_to_string(root.join(&p.cases)).unwrap_or_default());
     for prefix in ["bad", "good"] {
-        if variants(root, p.id, prefix) == 0 {
+        if let Some(text) = &case_file {
+            if tests_named(text, prefix, p.id) == 0 {
+                missing.push(format!("{}: a {prefix}_ test in {}", p.id, p.cases));
+            }
+        } else if variants(root, p.id, prefix) == 0 {
             missing.push(format!(
                 "{}: a tests/fixtures/{}/{prefix}* variant with text.snap and json.snap",
                 p.id, p.id
@@ -161,6 +187,31 @@ fn control_a_rule_missing_any_part_is_caught() {
         ..Parts::of(real)
     };
     assert_eq!(missing_parts(root, &no_summary).len(), 2);
+}
+
+/// Control: a rule whose cases live in a test file needs a `bad_` and a `good_` test named
+/// after it there; a test file without them, or a name that only comes close, is caught.
+#[test]
+fn control_a_rule_whose_cases_are_a_test_file_needs_both_tests() {
+    let text = "#[test]\nfn bad_version_lowered_below_the_base() {}\n#[test]\nfn good_version_lowered_when_raised() {}\nfn bad_version_unchanged_helper() {}\n";
+    assert_eq!(tests_named(text, "bad", "version-lowered"), 1);
+    assert_eq!(tests_named(text, "good", "version-lowered"), 1);
+    assert_eq!(
+        tests_named(text, "bad", "version-unchanged"),
+        0,
+        "not a #[test]"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let real = hippo_packs::rules::catalogue()[0];
+    let elsewhere = Parts {
+        cases: "tests/docs.rs".to_string(),
+        ..Parts::of(real)
+    };
+    assert_eq!(
+        missing_parts(root, &elsewhere).len(),
+        2,
+        "no bad_ or good_ test in tests/docs.rs"
+    );
 }
 
 /// Control: a file that only declares the static is caught, and one that uses it passes.

@@ -99,9 +99,10 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     let entries = entries_of(&found, &s.repository.dir);
     let bases: Vec<String> = entries.iter().map(|e| e.base().to_string()).collect();
     let all_gate = gate::gate(&bases, cx)?;
-    let named = registry_findings(&entries, &all_gate);
+    let registry = registry_packs(&entries, &all_gate);
     let (mut gate, entries) = partition(all_gate, entries, cx)?;
     let found = review(&mut gate, cx)?;
+    let named = registry.findings(&found);
 
     // Check, and test what has no error; the registry's findings; the repository root's
     // allowances (docs/configuration.md).
@@ -270,20 +271,23 @@ impl Entry {
     }
 }
 
-/// The registry's findings over every discovered pack, before a shard's partition (docs/action.md,
+/// Every discovered pack, for the registry's rules, before a shard's partition (docs/action.md,
 /// "The registry as a whole"): a pack is touched when the gate knows the changes and gates it,
 /// and every pack is when the changes are not known.
-fn registry_findings(entries: &[Entry], gate: &gate::Gate) -> Vec<(String, Diagnostic)> {
+fn registry_packs(entries: &[Entry], gate: &gate::Gate) -> registry::Packs {
     let known = gate.files.is_some();
-    let (packs, touched): (Vec<(&str, &str)>, Vec<bool>) = entries
+    let packs = entries
         .iter()
         .zip(&gate.gated)
         .filter_map(|(e, g)| match e {
-            Entry::Pack(dir, base) => Some(((dir.as_str(), base.as_str()), *g || !known)),
+            Entry::Pack(dir, base) => Some((dir.clone(), base.clone(), *g || !known)),
             Entry::Blocked(_) => None,
         })
-        .unzip();
-    registry::findings(&packs, &touched)
+        .collect();
+    registry::Packs {
+        packs,
+        files: gate.files.clone(),
+    }
 }
 
 /// The entries of this job's shard (every entry without one), with their gate.

@@ -2,16 +2,19 @@
 //! `ci` discovered, read from its manifest before a `shard` partition (so a shard still sees
 //! every name), judged together by the registry's rules (`rules::registry`), and each finding
 //! added to its pack's report before the allowances apply (a `lookalike-name` warning can be
-//! allowed). A pack whose manifest cannot be read or names nothing is left out: its own check
+//! allowed). On a review with a base, each touched pack's version is compared with the base's
+//! manifest. A pack whose manifest cannot be read or names nothing is left out: its own check
 //! reports why.
 
 use std::io::Read;
 use std::path::Path;
 
+use super::base;
+use crate::core::Span;
 use crate::core::{Diagnostic, LineIndex, fingerprint};
 use crate::model::toml_spans;
 use crate::outcome::PackReport;
-use crate::rules::registry::{Named, judge};
+use crate::rules::registry::{Named, Versioned, judge, version};
 
 /// A manifest larger than this is not read: the pack's own `file-size` error covers it.
 const LARGEST: u64 = 65_536;
@@ -24,36 +27,122 @@ struct Manifest {
     /// tell case apart).
     file: String,
     bytes: Vec<u8>,
-    name: String,
-    span: crate::core::Span,
+    name: Option<(String, Span)>,
+    version: Option<(String, Span)>,
+}
+
+/// What the version rules read of a review (a pull request or a merge group with a base).
+pub(crate) struct Review<'a> {
+    /// The changed files, relative to the repository root, when the gate listed them.
+    pub(crate) files: Option<&'a [String]>,
+    /// A file as the base holds it (relative to the repository root).
+    pub(crate) read: &'a dyn Fn(&str) -> Option<Vec<u8>>,
+}
+
+/// Every pack discovered: its folder, its path relative to the repository root (in byte order)
+/// and whether the run touches it; and the changed files, when the gate listed them.
+pub(crate) struct Packs {
+    pub(crate) packs: Vec<(String, String, bool)>,
+    pub(crate) files: Option<Vec<String>>,
+}
+
+impl Packs {
+    /// The registry's findings, with the version rules when the run reviews against a base.
+    pub(crate) fn findings(&self, review: &base::Review) -> Vec<(String, Diagnostic)> {
+        let list: Vec<(&str, &str)> = self
+            .packs
+            .iter()
+            .map(|(d, b, _)| (d.as_str(), b.as_str()))
+            .collect();
+        let touched: Vec<bool> = self.packs.iter().map(|p| p.2).collect();
+        let base::Review::Base(base) = review else {
+            return findings(&list, &touched, None);
+        };
+        let read = |rel: &str| base.read(rel);
+        let review = Review {
+            files: self.files.as_deref(),
+            read: &read,
+        };
+        findings(&list, &touched, Some(&review))
+    }
 }
 
 /// The registry's findings over `packs` (each pack's folder and its path relative to the
 /// repository root, in byte order of the paths, every pack discovered), each with the path of
 /// the pack it belongs to. `touched`: whether the run's changes touch each pack.
-pub(crate) fn findings(packs: &[(&str, &str)], touched: &[bool]) -> Vec<(String, Diagnostic)> {
+/// With a `review`, each touched pack's version is judged against the base's too.
+pub(crate) fn findings(
+    packs: &[(&str, &str)],
+    touched: &[bool],
+    review: Option<&Review<'_>>,
+) -> Vec<(String, Diagnostic)> {
     let read: Vec<(Manifest, bool)> = packs
         .iter()
         .zip(touched)
         .filter_map(|(&(dir, base), &t)| Some((manifest(Path::new(dir), base)?, t)))
         .collect();
-    let named: Vec<Named<'_>> = read
+    let with_name: Vec<&(Manifest, bool)> = read.iter().filter(|(m, _)| m.name.is_some()).collect();
+    let named: Vec<Named<'_>> = with_name
         .iter()
-        .map(|(m, t)| Named {
-            path: &m.base,
-            file: &m.file,
-            name: &m.name,
-            span: m.span,
-            touched: *t,
+        .filter_map(|(m, t)| {
+            let (name, span) = m.name.as_ref()?;
+            Some(Named {
+                path: &m.base,
+                file: &m.file,
+                name,
+                span: *span,
+                touched: *t,
+            })
         })
         .collect();
-    judge(&named)
+    let mut out: Vec<(String, Diagnostic)> = judge(&named)
         .into_iter()
         .map(|(i, d)| {
-            let m = &read[i].0;
+            let m = &with_name[i].0;
             (m.base.clone(), located(d, &m.bytes))
         })
-        .collect()
+        .collect();
+    if let Some(review) = review {
+        for (m, _) in read.iter().filter(|(_, t)| *t) {
+            if let Some(d) = versions(m, review) {
+                out.push((m.base.clone(), located(d, &m.bytes)));
+            }
+        }
+    }
+    out
+}
+
+/// The version rules' finding for a touched pack: its version beside the base's manifest (none
+/// when the base holds no manifest there: a new pack).
+fn versions(m: &Manifest, review: &Review<'_>) -> Option<Diagnostic> {
+    let (head, span) = m.version.as_ref()?;
+    let at = |rel: &str| match m.base.is_empty() {
+        true => rel.to_string(),
+        false => format!("{}/{rel}", m.base),
+    };
+    let bytes = (review.read)(&at(&m.file)).or_else(|| (review.read)(&at("pack.toml")))?;
+    let text = String::from_utf8(bytes).ok()?;
+    let table = toml_spans::parse(&text).ok()?;
+    let (_, value) = toml_spans::get(table.get_ref(), "version")?;
+    let base = value.get_ref().as_str()?;
+    let changed = review.files.map(|files| {
+        files
+            .iter()
+            .filter_map(|f| match m.base.is_empty() {
+                true => Some(f.as_str()),
+                false => f.strip_prefix(&format!("{}/", m.base)),
+            })
+            .filter(|rel| !rel.starts_with("tests/"))
+            .map(str::to_string)
+            .collect()
+    });
+    version(&Versioned {
+        file: &m.file,
+        head,
+        span: *span,
+        base,
+        changed,
+    })
 }
 
 /// Adds each finding to the report of its pack (the packs outside this job's shard have none
@@ -103,15 +192,20 @@ fn manifest(dir: &Path, base: &str) -> Option<Manifest> {
         .ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
     let table = toml_spans::parse(text).ok()?;
-    let (_, value) = toml_spans::get(table.get_ref(), "name")?;
-    let name = value.get_ref().as_str()?.to_string();
-    let span = toml_spans::span_of(value);
+    let string = |key: &str| {
+        let (_, value) = toml_spans::get(table.get_ref(), key)?;
+        Some((
+            value.get_ref().as_str()?.to_string(),
+            toml_spans::span_of(value),
+        ))
+    };
+    let (name, version) = (string("name"), string("version"));
     Some(Manifest {
         base: base.to_string(),
         file,
-        bytes,
         name,
-        span,
+        version,
+        bytes,
     })
 }
 
@@ -137,7 +231,7 @@ mod tests {
             (b.as_str(), "packs/b"),
             (c.as_str(), "packs/c"),
         ];
-        let found = findings(&packs, &[true, true, true]);
+        let found = findings(&packs, &[true, true, true], None);
         assert_eq!(found.len(), 1, "{found:?}");
         let (base, d) = &found[0];
         assert_eq!(base, "packs/b");
@@ -158,6 +252,46 @@ mod tests {
         let a = pack(tmp.path(), "a", "name = \"decision-log\"\n");
         let b = pack(tmp.path(), "b", "name = \"meeting-notes\"\n");
         let packs = [(a.as_str(), "a"), (b.as_str(), "b")];
-        assert!(findings(&packs, &[true, true]).is_empty());
+        assert!(findings(&packs, &[true, true], None).is_empty());
+    }
+
+    #[test]
+    fn a_touched_packs_version_is_compared_with_the_bases() {
+        let tmp = tempfile::tempdir().unwrap();
+        let m = "name = \"decision-log\"\nversion = \"1.0.0\"\n";
+        let a = pack(tmp.path(), "packs/a", m);
+        let b = pack(
+            tmp.path(),
+            "packs/b",
+            &m.replace("decision-log", "meeting-notes"),
+        );
+        let packs = [(a.as_str(), "packs/a"), (b.as_str(), "packs/b")];
+        let files = vec![
+            "packs/a/prompts/p.md".to_string(),
+            "packs/b/tests/c/case.toml".to_string(),
+        ];
+        let base = |rel: &str| match rel {
+            "packs/a/pack.toml" | "packs/b/pack.toml" => Some(b"version = \"1.0.0\"\n".to_vec()),
+            _ => None,
+        };
+        let review = Review {
+            files: Some(&files),
+            read: &base,
+        };
+        let found = findings(&packs, &[true, true], Some(&review));
+        let said: Vec<String> = found
+            .iter()
+            .map(|(p, d)| format!("{p}: {}", d.text("")))
+            .collect();
+        assert_eq!(
+            said,
+            ["packs/a: pack.toml: version 1.0.0 is the base's, but prompts/p.md changed"],
+            "packs/b changed only under tests/"
+        );
+        assert_eq!(found[0].1.region.line, 2);
+        assert!(
+            findings(&packs, &[false, true], Some(&review)).is_empty(),
+            "control: an untouched pack is not judged"
+        );
     }
 }

@@ -359,6 +359,7 @@ mod tests {
             name: "R",
             file: file!(),
             reported_in: None,
+            cases: None,
         },
     );
 

@@ -69,6 +69,9 @@ pub(crate) struct Origin {
     /// The file that reports the rule's findings when another than `file` does
     /// (`reported_in = "src/allow.rs"` in `declare_rules!`).
     pub(crate) reported_in: Option<&'static str>,
+    /// The test file that holds the rule's cases when the fixture harness cannot express them
+    /// (`cases = "tests/ci_registry.rs"` in `declare_rules!`).
+    pub(crate) cases: Option<&'static str>,
 }
 
 impl Rule {
@@ -113,6 +116,15 @@ impl Rule {
         self.origin
             .reported_in
             .unwrap_or_else(|| self.source_file())
+    }
+
+    /// Where the rule's cases are: its fixture folder (`tests/fixtures/<id>/`), or the test file
+    /// its declaration names when the fixture harness cannot express them (a pull request's base).
+    pub fn cases(&self) -> String {
+        match self.origin.cases {
+            Some(file) => file.to_string(),
+            None => format!("tests/fixtures/{}/", self.id),
+        }
     }
 
     /// The name of the rule's static (`SYMBOLIC_LINK`), which the reporting file uses.

@@ -166,7 +166,7 @@ pub fn hops(r: &Rule) -> [(&'static str, String); 3] {
     [
         ("code", r.reporting_file().to_string()),
         ("docs", format!("docs/rules.md#{}", r.id)),
-        ("fixtures", format!("tests/fixtures/{}/", r.id)),
+        ("fixtures", r.cases()),
     ]
 }
 
@@ -210,12 +210,12 @@ pub fn markdown() -> String {
         }
         out.push_str(&format!(
             "\n\n{}\n\n**What it checks.** {}\n\n**How to fix.** {}\n\n\
-             Code: [`{code}`](../{code}). Fixtures: [`tests/fixtures/{id}/`](../tests/fixtures/{id}/).\n",
+             Code: [`{code}`](../{code}). Fixtures: [`{cases}`](../{cases}).\n",
             markdown_text(r.summary()),
             markdown_text(r.description()),
             markdown_text(r.help()),
             code = r.reporting_file(),
-            id = r.id,
+            cases = r.cases(),
         ));
     }
     out

@@ -4,7 +4,9 @@
 
 /// Declares the rules of one family, each once: its doc comment is its documentation, then
 /// `static NAME = "id", Severity, Precision`, optionally `, security_severity = "5.0"`, and
-/// `, reported_in = "src/allow.rs"` when another file than the family's reports the findings.
+/// `, reported_in = "src/allow.rs"` when another file than the family's reports the findings,
+/// and `, cases = "tests/ci_registry.rs"` when the fixture harness cannot express the rule's
+/// cases and that test file holds them (its `bad_<id>` and `good_<id>` tests).
 /// The family is the module the block is written in; the block also defines the module's
 /// `RULES`, in the order written (the catalogue's order within the family), or the list named
 /// by a first line `list NAME;` (a family whose rules sit in two places of the catalogue).
@@ -27,7 +29,8 @@ macro_rules! declare_rules {
         $(#[doc = $doc:expr])+
         $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident
             $(, security_severity = $security:literal)?
-            $(, reported_in = $reported:literal)?;
+            $(, reported_in = $reported:literal)?
+            $(, cases = $cases:literal)?;
     )+) => {
         $(
             $(#[doc = $doc])+
@@ -45,6 +48,7 @@ macro_rules! declare_rules {
                     name: stringify!($name),
                     file: file!(),
                     reported_in: $crate::rules::declare::declare_rules!(@option $($reported)?),
+                    cases: $crate::rules::declare::declare_rules!(@option $($cases)?),
                 },
             );
         )+

@@ -34,6 +34,73 @@ declare_rules! {
     /// How to fix: Choose a name no one can take for the other pack's; when the likeness is
     /// intended, allow the warning in .hippo-packs.toml with the reason.
     pub(crate) static LOOKALIKE_NAME = "lookalike-name", Warning, Medium;
+
+    /// A changed pack whose version did not change
+    ///
+    /// A user who has a version of a pack keeps it until the version changes: a pack whose
+    /// prompts, personas or passes change under the version already published ships new
+    /// behaviour that no update brings. On a pull request or a merge group with a base (the
+    /// review's), a touched pack whose files outside tests/ changed while its version stayed the
+    /// base's is reported; a pack the base lacks, and changes under tests/ alone, draw nothing.
+    /// Judged when the changes are listed (scope changed).
+    ///
+    /// How to fix: Raise the version in pack.toml (the patch number for a fix, the minor for
+    /// a new ability, the major for a change users must act on).
+    pub(crate) static VERSION_UNCHANGED = "version-unchanged", Warning, High, cases = "tests/ci_registry.rs";
+
+    /// A pack version lower than the base's
+    ///
+    /// Versions only go up: a version lower than the one the base holds makes an installed copy
+    /// look newer than the update, so the update is never taken. On a pull request or a merge
+    /// group with a base (the review's), each touched pack's version is compared with the
+    /// base's, number by number.
+    ///
+    /// How to fix: Give the pack a version above the base's.
+    pub(crate) static VERSION_LOWERED = "version-lowered", Error, VeryHigh, cases = "tests/ci_registry.rs";
+}
+
+/// A touched pack's version beside the base's, as the version rules read them.
+#[derive(Debug, Clone)]
+pub(crate) struct Versioned<'a> {
+    /// The manifest's file name as the pack spells it (`pack.toml`).
+    pub(crate) file: &'a str,
+    pub(crate) head: &'a str,
+    /// Where the head's version value stands in the manifest.
+    pub(crate) span: Span,
+    pub(crate) base: &'a str,
+    /// The pack's changed files outside `tests/` (pack-relative), when the changes are known.
+    pub(crate) changed: Option<Vec<String>>,
+}
+
+/// `MAJOR.MINOR.PATCH` as numbers; `None` for any other shape (the manifest's rules say why).
+fn numbers(v: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(Some(a)), Some(Some(b)), Some(Some(c)), None) => Some((a, b, c)),
+        _ => None,
+    }
+}
+
+/// The version rules' finding for one touched pack, if any: lower than the base's is an error;
+/// the base's own with files outside `tests/` changed, a warning.
+pub(crate) fn version(v: &Versioned<'_>) -> Option<Diagnostic> {
+    let (head, base) = (numbers(v.head)?, numbers(v.base)?);
+    if head < base {
+        let msg = format!("version {} is lower than the base's {}", v.head, v.base);
+        return Some(Diagnostic::key(&VERSION_LOWERED, v.file, v.span, msg));
+    }
+    let changed = v.changed.as_deref().filter(|c| !c.is_empty())?;
+    (head == base).then(|| {
+        let more = match changed.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        let msg = format!(
+            "version {} is the base's, but {}{more} changed",
+            v.head, changed[0]
+        );
+        Diagnostic::key(&VERSION_UNCHANGED, v.file, v.span, msg)
+    })
 }
 
 /// A pack's name as the registry's rules read it.

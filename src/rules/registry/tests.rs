@@ -96,3 +96,46 @@ fn control_untouched_lookalikes_and_distinct_names_draw_nothing() {
     ];
     assert_eq!(lines(&packs), Vec::<String>::new());
 }
+
+fn versioned<'a>(head: &'a str, base: &'a str, changed: Option<&[&str]>) -> Versioned<'a> {
+    Versioned {
+        file: "pack.toml",
+        head,
+        span: Span::new(30, 30 + head.len()),
+        base,
+        changed: changed.map(|c| c.iter().map(|s| s.to_string()).collect()),
+    }
+}
+
+fn said(v: &Versioned<'_>) -> Option<String> {
+    version(v).map(|d| format!("{} {}", d.rule.id, d.message))
+}
+
+#[test]
+fn a_lower_version_is_an_error_and_an_unchanged_one_a_warning() {
+    assert_eq!(
+        said(&versioned("1.2.0", "1.10.0", None)).as_deref(),
+        Some("version-lowered version 1.2.0 is lower than the base's 1.10.0"),
+        "numbers, not text"
+    );
+    let changed = ["prompts/decision-log.md", "passes/decision-log.toml"];
+    assert_eq!(
+        said(&versioned("1.0.0", "1.0.0", Some(&changed))).as_deref(),
+        Some(
+            "version-unchanged version 1.0.0 is the base's, but prompts/decision-log.md and 1 more changed"
+        )
+    );
+}
+
+#[test]
+fn control_a_raised_version_tests_alone_or_unknown_changes_draw_nothing() {
+    let changed = ["prompts/decision-log.md"];
+    assert_eq!(said(&versioned("1.0.1", "1.0.0", Some(&changed))), None);
+    assert_eq!(said(&versioned("1.0.0", "1.0.0", Some(&[]))), None);
+    assert_eq!(said(&versioned("1.0.0", "1.0.0", None)), None);
+    assert_eq!(
+        said(&versioned("1.0", "2.0.0", None)),
+        None,
+        "a version of another shape"
+    );
+}
