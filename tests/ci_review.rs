@@ -30,6 +30,14 @@ fn registry(dir: &Path) {
     });
 }
 
+/// The pull request moves the pack's version, as a registry asks of a change outside `tests/`
+/// (without it, `version-unchanged` is one more new warning).
+fn bump(dir: &Path) {
+    edit(dir, "packs/warned/pack.toml", |t| {
+        t.replace("version = \"1.0.0\"", "version = \"1.0.1\"")
+    });
+}
+
 fn edit(dir: &Path, rel: &str, f: impl FnOnce(&str) -> String) {
     let path = dir.join(rel);
     let text = std::fs::read_to_string(&path).unwrap();
@@ -79,7 +87,8 @@ fn new_warning_passes_a_pull_request_that_only_touches_old_warnings() {
     let repo = pull_repo(registry, |d| {
         edit(d, "packs/warned/README.md", |t| {
             format!("{t}\nA line more.\n")
-        })
+        });
+        bump(d);
     });
     let ws = repo.clone("merge", Some("2"), "ws");
     let r = review(&repo, &ws, &["packs/warned/README.md"], "new-warning");
@@ -114,7 +123,8 @@ fn new_warning_fails_a_pull_request_that_adds_one() {
                 "- Reject by default",
                 "- See https://b.example/x.\n- Reject by default",
             )
-        })
+        });
+        bump(d);
     });
     let ws = repo.clone("merge", Some("2"), "ws");
     let r = review(&repo, &ws, &[PERSONA], "new-warning");
@@ -155,7 +165,8 @@ fn without_the_base_every_warning_is_new_and_the_gate_fails_closed() {
     let repo = pull_repo(registry, |d| {
         edit(d, "packs/warned/README.md", |t| {
             format!("{t}\nA line more.\n")
-        })
+        });
+        bump(d);
     });
     let ws = repo.clone("merge", Some("1"), "shallow");
     let r = review(&repo, &ws, &["packs/warned/README.md"], "new-warning");
@@ -181,6 +192,7 @@ fn without_the_base_every_warning_is_new_and_the_gate_fails_closed() {
 /// error in any file, so a pack holding one is not tested and has no prompt to diff; the
 /// escaping of one in a diff is `report::prompt_diff`'s unit test.)
 fn example_change(d: &Path) {
+    bump(d);
     edit(d, PROMPT, |t| {
         let t = t.replace("## Note\n\n{{notes}}\n\n", "");
         let t = t.replace("{{turns}}\n", "{{turns}}\n\n## Note\n\n{{notes}}\n");
