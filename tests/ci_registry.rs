@@ -9,6 +9,7 @@
 mod common;
 
 use common::ci_env::*;
+use common::git_repo::git;
 use common::github_api::*;
 use common::standin::Server;
 use std::path::Path;
@@ -118,21 +119,6 @@ fn a_lookalike_name_can_be_allowed() {
         "{}",
         r.summary
     );
-}
-
-/// Runs `git` in `dir` with no user or system settings; returns its trimmed output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "init.defaultBranch=main"])
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 fn set_version(ws: &Path, pack: &str, version: &str) {

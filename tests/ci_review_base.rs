@@ -6,32 +6,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::ci_env::{good_pack, our_repository, pull_request, pull_request_event};
 use common::ci_run::{Ci, CiRun};
+use common::git_repo::git;
 use common::github_api::{entries_json, example, forbidden};
 use common::standin::{Reply, Request, Server};
-
-/// Runs `git` in `dir` with no user or system settings; returns its trimmed output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "protocol.file.allow=always",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 /// The allowance the pull request adds for its own injection phrase.
 const ALLOWANCE: &str = r#"[[allow]]

@@ -21,4 +21,6 @@ pub(crate) use history::History;
 pub(crate) use objects::{Repo, short};
 
 #[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
 mod tests;
