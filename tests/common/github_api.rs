@@ -64,8 +64,18 @@ pub(crate) fn entries_json(files: &[(&str, &str, Option<&str>)]) -> String {
             let mut e = example("diff-entry");
             e["filename"] = (*f).into();
             e["status"] = (*status).into();
+            // GitHub percent-encodes the path (`Meeting%20notes.md`): a URI has no space.
+            let path: String = f
+                .bytes()
+                .map(|b| match b {
+                    b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                        char::from(b).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect();
             e["contents_url"] =
-                format!("https://api.github.com/repos/octo/packs/contents/{f}").into();
+                format!("https://api.github.com/repos/octo/packs/contents/{path}").into();
             if let Some(p) = previous {
                 e["previous_filename"] = (*p).into();
             }
