@@ -131,11 +131,12 @@ output() { # output NAME: its value in $GITHUB_OUTPUT (the runner's `name<<DELIM
     awk -v n="$1" 'index($0, n "<<") == 1 { getline; print; exit }' "$commands/output"
 }
 [ "$(output packs)" = 2 ] || fail "output packs=$(output packs), expected 2"
-[ "$(output errors)" = 4 ] || fail "output errors=$(output errors), expected 4"
+# 4 errors of the page's broken pack, and duplicate-name: both example packs are named decision-log.
+[ "$(output errors)" = 5 ] || fail "output errors=$(output errors), expected 5"
 [ "$(output uploaded)" = true ] || fail "output uploaded=$(output uploaded), expected true"
 [ "$(output verdict)" = fail ] || fail "output verdict=$(output verdict), expected fail"
-[ "$(output failing-packs)" = '["examples/packs/broken"]' ] \
-    || fail "output failing-packs=$(output failing-packs), expected [\"examples/packs/broken\"]"
+[ "$(output failing-packs)" = '["examples/packs/broken","examples/packs/decision-log"]' ] \
+    || fail "output failing-packs=$(output failing-packs), expected both example packs"
 [ "$(output check-run-url)" = https://github.com/octo/packs/runs/7 ] \
     || fail "output check-run-url=$(output check-run-url)"
 sarif=$(output sarif-file)
