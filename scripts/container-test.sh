@@ -198,8 +198,8 @@ chown -R 1001:1001 "$repo/ws"
 printf '{"number": 7, "pull_request": {"number": 7, "head": {"sha": "%s"}, "base": {"sha": "%s"}, "merge_commit_sha": "%s"}, "repository": {"full_name": "octo/packs"}}\n' \
     "$pr_head" "$base" "$merge" > "$workflow/event.json"
 : > "$commands/output"
-podman_ run --rm --network host --workdir /github/workspace \
-    -v "$repo/ws":/github/workspace -v "$home":/github/home \
+podman_ run --rm --ulimit nofile=20000:20000 --ulimit nproc=1024:1024 --network host \
+    --workdir /github/workspace -v "$repo/ws":/github/workspace -v "$home":/github/home \
     -v "$workflow":/github/workflow -v "$commands":/github/file_commands \
     -e HOME=/github/home -e RUNNER_TEMP="$temp" -e CI=true -e GITHUB_ACTIONS=true \
     -e GITHUB_WORKSPACE=/github/workspace \
