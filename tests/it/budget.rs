@@ -1,6 +1,7 @@
 //! `test` keeps each prompt within min(input_budget_bytes, 10,000,000) bytes
 //! (docs/testing-packs.md, "Budget"): a pass that sets a budget past the cap cannot make `test`
-//! build a prompt of gigabytes.
+//! build a prompt of gigabytes. The prompts are measured as `--prompts-dir` writes them, one
+//! file per prompt.
 use crate::common;
 
 use std::path::{Path, PathBuf};
@@ -51,13 +52,39 @@ fn pack(copies: usize, turn_sent: bool) -> (tempfile::TempDir, PathBuf) {
     (t, pack)
 }
 
-fn test(pack: &Path) -> (i32, String) {
+/// The cap on a prompt's bytes, whatever the pass's budget (`INPUT_BUDGET_CAP`).
+const CAP: u64 = 10_000_000;
+
+/// `test` over `pack`, its prompts written under a folder beside it: the exit code, standard
+/// output, and the size in bytes of the largest prompt (0 when none was written).
+fn test(pack: &Path) -> (i32, String, u64) {
+    let prompts = pack.with_file_name("prompts");
     let out = Command::new(BIN)
-        .args(["test", pack.to_str().unwrap()])
+        .args(["test", pack.to_str().unwrap(), "--prompts-dir"])
+        .arg(&prompts)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.code().unwrap_or(-1), text)
+    (
+        out.status.code().unwrap_or(-1),
+        text,
+        largest_file(&prompts),
+    )
+}
+
+/// The size of the largest file under `dir`, 0 when there is none.
+fn largest_file(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => largest_file(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 #[test]
@@ -65,12 +92,19 @@ fn a_budget_past_the_cap_keeps_prompts_under_ten_million_bytes() {
     // 6,000 copies of a turn line of about 2,200 bytes would be 13 MB: over the cap, so the
     // long turn (the newest) is dropped... and with it every older one, the oldest first.
     let (_t, over) = pack(6_000, false);
-    let (code, out) = test(&over);
+    let (code, out, largest) = test(&over);
     assert_eq!(code, 0, "{out}");
-    // Control: 3,000 copies (6.6 MB) fit the cap, and the same turn is sent.
+    assert!(largest > 0, "no prompt was written");
+    assert!(largest <= CAP, "a prompt of {largest} bytes, over the cap");
+    // Control: 3,000 copies (6.6 MB) fit the cap, and the same turn is sent: the prompts
+    // measured are the ones holding the copies, so a prompt over the cap would be seen.
     let (_t, under) = pack(3_000, true);
-    let (code, out) = test(&under);
+    let (code, out, largest) = test(&under);
     assert_eq!(code, 0, "{out}");
+    assert!(
+        (6_000_000..=CAP).contains(&largest),
+        "the largest prompt holds {largest} bytes, not the 3,000 copies of the turn"
+    );
 }
 
 #[test]
@@ -78,7 +112,7 @@ fn control_the_case_sees_a_turn_that_was_dropped() {
     // The same 6,000 copies with the case expecting the turn: the expectation fails, so the
     // test above would see a prompt that held it.
     let (_t, over) = pack(6_000, true);
-    let (code, out) = test(&over);
+    let (code, out, _) = test(&over);
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
@@ -86,4 +120,16 @@ fn control_the_case_sees_a_turn_that_was_dropped() {
         )),
         "{out}"
     );
+}
+
+/// Control: the measure finds the largest file at any depth, and none where nothing was written.
+#[test]
+fn control_the_largest_prompt_is_found() {
+    let d = tempfile::tempdir().unwrap();
+    assert_eq!(largest_file(&d.path().join("absent")), 0);
+    let deep = d.path().join("pack/case");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(d.path().join("pack/call-1-model.txt"), "x".repeat(10)).unwrap();
+    std::fs::write(deep.join("call-2-model.txt"), "x".repeat(20)).unwrap();
+    assert_eq!(largest_file(d.path()), 20);
 }

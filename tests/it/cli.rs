@@ -2,11 +2,15 @@
 //! commands a pack author types and the exact output — run against the real binary. A case
 //! with a `<name>.in/` folder runs there; one with a `<name>.out/` folder runs its commands in
 //! one sandbox (a copy), so commands that write (`init`) can be followed by `check` and `test`.
-//! `TRYCMD=overwrite cargo test --test cli` rewrites the expected output.
+//! `TRYCMD=overwrite cargo test --test it cli::` rewrites the expected output of tests/cmd (reviewed in
+//! git's diff); docs/authoring.md is never rewritten (`the_authoring_walk_is_real`).
 
 /// docs/authoring.md is a session too: its `console` blocks run in one sandbox (a copy of the
-/// page beside an empty `.out/`), with `sed` for the edits an author makes by hand. With
-/// `TRYCMD=overwrite` the page is rewritten from the real output.
+/// page beside an empty `.out/`), with `sed` for the edits an author makes by hand. The page is
+/// never written: a differing output fails with trycmd's diff; with `TRYCMD=overwrite` trycmd
+/// rewrites the copy, and a copy that differs from the page is written beside it as
+/// `docs/authoring.md.new` and fails with the diff, to read and accept with `mv`
+/// (docs/architecture.md, "Expected outputs are reviewed").
 #[test]
 fn the_authoring_walk_is_real() {
     let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md");
@@ -25,9 +29,58 @@ fn the_authoring_walk_is_real() {
         .env("NO_COLOR", "1")
         .case(&copy)
         .run();
-    if std::env::var("TRYCMD").as_deref() == Ok("overwrite") {
-        std::fs::copy(&copy, &doc).unwrap();
+    let rewritten = std::fs::read_to_string(&copy).unwrap();
+    if let Err(e) = compare_with_page(&doc, &rewritten) {
+        panic!("{e}");
     }
+}
+
+/// Compares the page at `doc` with `rewritten`, the text trycmd made of it; when they differ,
+/// writes `rewritten` beside the page as `<page>.new` (never over the page) and returns the
+/// unified diff with the command that accepts it.
+fn compare_with_page(doc: &std::path::Path, rewritten: &str) -> Result<(), String> {
+    let page = std::fs::read_to_string(doc).unwrap_or_default();
+    if page == rewritten {
+        return Ok(());
+    }
+    let name = doc.file_name().unwrap_or_default().to_string_lossy();
+    let new = doc.with_file_name(format!("{name}.new"));
+    std::fs::write(&new, rewritten).map_err(|e| format!("{}: {e}", new.display()))?;
+    let diff = similar::TextDiff::from_lines(&page, rewritten)
+        .unified_diff()
+        .header(&name, &format!("{name}.new"))
+        .to_string();
+    Err(format!(
+        "{} differs from the session's output:\n{diff}\nread it, then accept it: mv {} {}",
+        doc.display(),
+        new.display(),
+        doc.display()
+    ))
+}
+
+/// Control: a page that differs from its session's output fails with the diff and the new text
+/// beside it, the page itself untouched; a page equal to it passes and writes nothing.
+#[test]
+fn control_a_stale_page_fails_with_a_diff_and_is_not_rewritten() {
+    let d = tempfile::tempdir().unwrap();
+    let doc = d.path().join("authoring.md");
+    std::fs::write(&doc, "$ hippo-packs check pack\nok pack 1.0.0\n").unwrap();
+    let stale = compare_with_page(&doc, "$ hippo-packs check pack\nok pack 1.0.1\n");
+    let e = stale.expect_err("a differing page passed");
+    assert!(e.contains("-ok pack 1.0.0\n+ok pack 1.0.1"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&doc).unwrap(),
+        "$ hippo-packs check pack\nok pack 1.0.0\n"
+    );
+    let new = d.path().join("authoring.md.new");
+    assert_eq!(
+        std::fs::read_to_string(&new).unwrap(),
+        "$ hippo-packs check pack\nok pack 1.0.1\n"
+    );
+    std::fs::remove_file(&new).unwrap();
+    let same = std::fs::read_to_string(&doc).unwrap();
+    assert_eq!(compare_with_page(&doc, &same), Ok(()));
+    assert!(!new.exists());
 }
 
 fn which(name: &str) -> std::path::PathBuf {

@@ -47,11 +47,26 @@ fn every_rule_leads_to_its_code_docs_and_fixtures() {
     }
 }
 
-/// The lines of `text` that use `name` other than the line declaring the static itself.
+/// Whether `c` can be part of a Rust identifier.
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The identifiers of a line, in order: the whole words a name is matched against, so
+/// `PERSONA_REPLY` is not found inside `PERSONA_REPLY_CONTRACT`.
+fn identifiers(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty())
+}
+
+/// The lines of `text` that use the identifier `name` other than the line declaring the static
+/// itself (`static NAME =`).
 fn uses_beyond_declaration(text: &str, name: &str) -> usize {
-    let declaration = format!("static {name} ");
     text.lines()
-        .filter(|l| l.contains(name) && !l.contains(&declaration))
+        .filter(|l| {
+            let words: Vec<&str> = identifiers(l).collect();
+            let declares = words.windows(2).any(|w| w == ["static", name]);
+            words.contains(&name) && !declares
+        })
         .count()
 }
 
@@ -99,16 +114,46 @@ fn variants(root: &Path, id: &str, prefix: &str) -> usize {
         .count()
 }
 
-/// The tests of a test file whose name holds `<prefix>_<id>` (dashes as underscores): a rule
-/// whose cases need what the fixture harness cannot give (a pull request's base, its changed
-/// files) has its `bad` and `good` cases there, named so.
-fn tests_named(text: &str, prefix: &str, id: &str) -> usize {
-    let want = format!("{prefix}_{}", id.replace('-', "_"));
+/// The rule ids a test named `test` is a `<prefix>` case of: each `<prefix>_<id>` (dashes as
+/// underscores) its name holds as whole words (`_`-separated), the longest id of `ids` where
+/// several start there, so `bad_persona_reply_contract` is a case of `persona-reply-contract`,
+/// not of `persona-reply`, and `bad_version_unchanged_and_bad_version_lowered` of both.
+fn cases_of<'a>(test: &str, prefix: &str, ids: &[&'a str]) -> Vec<&'a str> {
+    let words: Vec<&str> = test.split('_').collect();
+    (0..words.len())
+        .filter(|&i| words[i] == prefix)
+        .filter_map(|i| {
+            let after = &words[i + 1..];
+            ids.iter()
+                .copied()
+                .filter(|id| {
+                    let id_words: Vec<&str> = id.split('-').collect();
+                    after.starts_with(&id_words)
+                })
+                .max_by_key(|id| id.len())
+        })
+        .collect()
+}
+
+/// The tests of a test file that are a `<prefix>` case of the rule `id` among the rules `ids`
+/// ([`cases_of`]): a rule whose cases need what the fixture harness cannot give (a pull
+/// request's base, its changed files) has its `bad` and `good` cases there, named so.
+fn tests_named(text: &str, prefix: &str, id: &str, ids: &[&str]) -> usize {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     lines
         .windows(2)
-        .filter(|w| w[0] == "#[test]" && w[1].starts_with("fn ") && w[1].contains(&want))
+        .filter(|w| w[0] == "#[test]")
+        .filter_map(|w| w[1].strip_prefix("fn ").and_then(|f| identifiers(f).next()))
+        .filter(|name| cases_of(name, prefix, ids).contains(&id))
         .count()
+}
+
+/// Every rule id of the catalogue.
+fn rule_ids() -> Vec<&'static str> {
+    hippo_packs::rules::catalogue()
+        .iter()
+        .map(|r| r.id)
+        .collect()
 }
 
 /// Every part of a rule that is missing in the repository at `root`: the doc comment's three
@@ -131,7 +176,7 @@ fn missing_parts(root: &Path, p: &Parts) -> Vec<String> {
         .then(|| std::fs::read_to_string(root.join(&p.cases)).unwrap_or_default());
     for prefix in ["bad", "good"] {
         if let Some(text) = &case_file {
-            if tests_named(text, prefix, p.id) == 0 {
+            if tests_named(text, prefix, p.id, &rule_ids()) == 0 {
                 missing.push(format!("{}: a {prefix}_ test in {}", p.id, p.cases));
             }
         } else if variants(root, p.id, prefix) == 0 {
@@ -193,14 +238,24 @@ fn control_a_rule_missing_any_part_is_caught() {
 /// after it there; a test file without them, or a name that only comes close, is caught.
 #[test]
 fn control_a_rule_whose_cases_are_a_test_file_needs_both_tests() {
-    let text = "#[test]\nfn bad_version_lowered_below_the_base() {}\n#[test]\nfn good_version_lowered_when_raised() {}\nfn bad_version_unchanged_helper() {}\n";
-    assert_eq!(tests_named(text, "bad", "version-lowered"), 1);
-    assert_eq!(tests_named(text, "good", "version-lowered"), 1);
+    let text = "#[test]\nfn bad_version_lowered_below_the_base() {}\n#[test]\nfn good_version_lowered_when_raised() {}\nfn bad_version_unchanged_helper() {}\n#[test]\nfn bad_version_lowereds() {}\n";
+    let ids = ["version-lowered", "version-unchanged"];
+    assert_eq!(tests_named(text, "bad", "version-lowered", &ids), 1);
+    assert_eq!(tests_named(text, "good", "version-lowered", &ids), 1);
     assert_eq!(
-        tests_named(text, "bad", "version-unchanged"),
+        tests_named(text, "bad", "version-unchanged", &ids),
         0,
         "not a #[test]"
     );
+    // A longer id's test is that rule's case, not the shorter id's; one test may be the case
+    // of two rules; a prefix inside a word is no case.
+    let text = "#[test]\nfn bad_persona_reply_contract_missing() {}\n#[test]\nfn notbad_persona_reply() {}\n";
+    let ids = ["persona-reply", "persona-reply-contract"];
+    assert_eq!(tests_named(text, "bad", "persona-reply", &ids), 0);
+    assert_eq!(tests_named(text, "bad", "persona-reply-contract", &ids), 1);
+    let both = "bad_version_unchanged_and_bad_version_lowered_against_the_base";
+    let ids = ["version-unchanged", "version-lowered"];
+    assert_eq!(cases_of(both, "bad", &ids), ids);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let real = hippo_packs::rules::catalogue()[0];
     let elsewhere = Parts {
@@ -214,13 +269,17 @@ fn control_a_rule_whose_cases_are_a_test_file_needs_both_tests() {
     );
 }
 
-/// Control: a file that only declares the static is caught, and one that uses it passes.
+/// Control: a file that only declares the static is caught, and one that uses it passes; a
+/// longer name that starts with the static's is not a use of it.
 #[test]
 fn control_a_file_that_only_declares_the_rule_is_caught() {
     let declared = "    pub static ENTRY_LIMIT = \"entry-limit\", Error, VeryHigh;\n";
     assert_eq!(uses_beyond_declaration(declared, "ENTRY_LIMIT"), 0);
     let used = format!("{declared}    Diagnostic::file(&ENTRY_LIMIT, path, msg)\n");
     assert_eq!(uses_beyond_declaration(&used, "ENTRY_LIMIT"), 1);
+    let longer = "    pub(crate) static PERSONA_REPLY = \"persona-reply\", Warning, High;\n    pub(crate) static PERSONA_REPLY_CONTRACT = \"persona-reply-contract\", Warning, High;\n    Diagnostic::file(&PERSONA_REPLY_CONTRACT, path, msg)\n    // PERSONA_REPLY_X and XPERSONA_REPLY\n";
+    assert_eq!(uses_beyond_declaration(longer, "PERSONA_REPLY"), 0);
+    assert_eq!(uses_beyond_declaration(longer, "PERSONA_REPLY_CONTRACT"), 1);
 }
 
 #[test]

@@ -10,9 +10,13 @@ fn pack(dir: &Path) -> PathBuf {
     common::copy_pack("decision-log", dir, "decision-log")
 }
 
+/// Rewrites the file at `path` with `f`; panics when `f` leaves it as it was (a replacement whose
+/// text is not in the file), so no test runs on the unchanged good pack believing it edited it.
 fn edit(path: &Path, f: impl FnOnce(String) -> String) {
     let text = std::fs::read_to_string(path).unwrap();
-    std::fs::write(path, f(text)).unwrap();
+    let edited = f(text.clone());
+    assert_ne!(edited, text, "{}: the edit changed nothing", path.display());
+    std::fs::write(path, edited).unwrap();
 }
 
 fn check(dir: &Path) -> (i32, String) {
@@ -133,4 +137,21 @@ fn an_assistant_record_reads_an() {
         "{out}"
     );
     assert!(!out.contains("a assistant"), "{out}");
+}
+
+/// Control: an edit whose text is not in the file fails instead of leaving the good pack as it
+/// was, and one that finds its text changes the file.
+#[test]
+fn control_an_edit_that_finds_nothing_fails() {
+    let d = tempfile::tempdir().unwrap();
+    let p = pack(d.path());
+    let missed = std::panic::catch_unwind(|| {
+        edit(&p.join(CASE), |t| t.replace("no such text", "x"));
+    });
+    assert!(missed.is_err(), "a replacement that found nothing passed");
+    edit(&p.join(CASE), |t| {
+        t.replacen("id = \"decision-1\"", "id = \"decision-2\"", 1)
+    });
+    let text = std::fs::read_to_string(p.join(CASE)).unwrap();
+    assert!(text.contains("id = \"decision-2\""), "{text}");
 }
