@@ -8,7 +8,6 @@ pub(crate) mod ci_run;
 pub(crate) mod git_repo;
 pub(crate) mod github_api;
 pub(crate) mod graphql;
-#[cfg(feature = "external-tools")]
 pub(crate) mod proxy;
 pub(crate) mod standin;
 

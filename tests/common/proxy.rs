@@ -1,5 +1,5 @@
-//! GitHub's published API description between `ci` and the stand-in (cargo feature
-//! `external-tools`): one validating proxy per test binary, `prism proxy` loaded with
+//! GitHub's published API description between `ci` and the stand-in (with `HIPPO_PACKS_PROXY=1`
+//! in the environment, `standin.rs`): one validating proxy per test binary, `prism proxy` loaded with
 //! `@octokit/openapi`'s description trimmed to the operations `ci` calls
 //! (scripts/trim_openapi.py `--routed`), in front of one router that hands each request to the
 //! test it belongs to by its first path segment (`/t<n>`).
@@ -11,7 +11,7 @@
 //! error) are what the tests play on purpose and are not counted.
 //!
 //! Nothing is installed here: `.ci/run` installs the npm packages with `npm ci` in `.ci/node`;
-//! without them a test of this feature fails, naming the step.
+//! without them a test through the proxy fails, naming the step.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -68,7 +68,7 @@ fn start() -> Proxy {
     let full = dir.join("node_modules/@octokit/openapi/generated/api.github.com.json");
     assert!(
         prism.exists() && full.exists(),
-        "feature external-tools needs the npm packages: run `npm ci` in {} (.ci/run does)",
+        "needs node: the proxy runs the npm packages: run `npm ci` in {} (.ci/run does)",
         dir.display()
     );
     let work = tempfile::tempdir().unwrap().keep();

@@ -1,10 +1,10 @@
 //! A stand-in for GitHub's API on 127.0.0.1 (the code-scanning `sarifs` endpoints, a pull
 //! request's files, the Checks API): records every request and answers as a handler says.
-//! Nothing reaches the internet. With the cargo feature `external-tools`, `Server::start`
+//! Nothing reaches the internet. With `HIPPO_PACKS_PROXY=1` in the environment, `Server::start`
 //! puts GitHub's published API description between `ci` and the handler (`proxy.rs`) and
 //! fails the test that sent or answered anything the description refuses. GraphQL
 //! (`POST /graphql`), which that description lacks, never goes to the proxy: `Server::start`
-//! checks it against GitHub's GraphQL schema (`graphql.rs`) with or without the feature.
+//! checks it against GitHub's GraphQL schema (`graphql.rs`) with or without the proxy.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -50,25 +50,30 @@ pub(crate) struct Server {
     violations: Option<Arc<Mutex<Vec<String>>>>,
 }
 
+/// Whether `Server::start` goes through the validating proxy: `HIPPO_PACKS_PROXY=1`, set by
+/// `.ci/run` for a second run of the tests that start the stand-in (the same test binary, no
+/// rebuild; docs/architecture.md, "The test suite").
+pub(crate) fn proxied() -> bool {
+    std::env::var_os("HIPPO_PACKS_PROXY").is_some_and(|v| v == "1")
+}
+
 impl Server {
     /// `handler(request, n)` answers; `n` counts earlier requests with the same method and
-    /// path. Through GitHub's API description with the feature `external-tools`.
+    /// path. Through GitHub's API description when [`proxied`] says so.
     pub(crate) fn start(
         handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
     ) -> Server {
-        #[cfg(feature = "external-tools")]
-        return Server::start_proxied(handler);
-        #[cfg(not(feature = "external-tools"))]
-        {
-            let violations: Arc<Mutex<Vec<String>>> = Arc::default();
-            let v = violations.clone();
-            let mut s = Server::start_direct(move |req, n| {
-                graphql(req, &v);
-                handler(req, n)
-            });
-            s.violations = Some(violations);
-            s
+        if proxied() {
+            return Server::start_proxied(handler);
         }
+        let violations: Arc<Mutex<Vec<String>>> = Arc::default();
+        let v = violations.clone();
+        let mut s = Server::start_direct(move |req, n| {
+            graphql(req, &v);
+            handler(req, n)
+        });
+        s.violations = Some(violations);
+        s
     }
 
     /// Straight to `handler`, never through the proxy: for a server that answers what no
@@ -81,7 +86,6 @@ impl Server {
 
     /// A front that forwards to the validating proxy under a prefix of this test's own; the
     /// router behind the proxy hands the requests to `handler`.
-    #[cfg(feature = "external-tools")]
     pub(crate) fn start_proxied(
         handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static,
     ) -> Server {

@@ -10,9 +10,9 @@ use common::github_api::{accepted, check_run, files_json, processing};
 use common::standin::{Reply, Request, Server, send};
 
 #[test]
-#[cfg_attr(not(feature = "external-tools"), ignore = "needs node and prism")]
+#[ignore = "needs node (npm ci in .ci/node)"]
 fn the_proxy_refuses_what_githubs_description_refuses() {
-    let gh = Server::start(|req: &Request, _| match req.method.as_str() {
+    let gh = Server::start_proxied(|req: &Request, _| match req.method.as_str() {
         "POST" => Reply::Json(201, check_run(42)),
         // An update answered with less than a check run.
         _ => Reply::Json(200, r#"{"id": 42}"#.into()),
@@ -57,7 +57,7 @@ fn the_proxy_refuses_what_githubs_description_refuses() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "external-tools"), ignore = "needs node and prism")]
+#[ignore = "needs node (npm ci in .ci/node)"]
 fn the_committed_examples_are_the_packages_own() {
     let out = tempfile::tempdir().unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,9 +1,9 @@
 //! `hippo-packs ci` with `comment: true` (docs/action.md, "One pull-request comment"): one
 //! comment kept up to date over three runs, someone else's marked comment left alone, a token
 //! that cannot write. The REST routes (the issue comments) go through the validating proxy with
-//! the feature `external-tools`, like every `ci` test; GraphQL's `viewer`, which GitHub's REST
+//! `HIPPO_PACKS_PROXY=1`, like every `ci` test; GraphQL's `viewer`, which GitHub's REST
 //! description does not hold, is checked against GitHub's GraphQL schema by the stand-in
-//! (tests/common/graphql.rs), with or without the feature.
+//! (tests/common/graphql.rs), with or without the proxy.
 
 use crate::common;
 

@@ -409,9 +409,9 @@ fn a_token_without_security_events_write_is_a_notice() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "external-tools"), ignore = "needs node and prism")]
+#[ignore = "needs node (npm ci in .ci/node)"]
 fn the_proxy_holds_a_dismissal_to_githubs_description() {
-    let gh = Server::start(|req: &Request, _| {
+    let gh = Server::start_proxied(|req: &Request, _| {
         let a = alert(3, ("shell-text", "packs/a/x.md", "m"), None);
         Reply::Json(
             200,

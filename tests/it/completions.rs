@@ -1,7 +1,6 @@
 //! Completion scripts loaded into a real shell and asked for completions, as a person's shell
 //! asks: bash here (it is everywhere); zsh and fish where installed: their tests are ignored
-//! with the reason unless the `shells` feature is on, which `.ci/run` turns on after
-//! installing them. A hidden command or option (the stand-in model, `check --junit`,
+//! with the shell they need and run with `--ignored` (`.ci/run` installs both first). A hidden command or option (the stand-in model, `check --junit`,
 //! `test --model-command`) is never offered.
 
 use std::path::Path;
@@ -107,7 +106,7 @@ fn run_in(shell: &str, program: &str) -> String {
         .env("SCRIPT", &file)
         .current_dir(t.path())
         .output()
-        .unwrap_or_else(|e| panic!("{shell}: {e}"));
+        .unwrap_or_else(|e| panic!("needs {shell} (apt-get install {shell}): {e}"));
     assert!(
         out.status.success(),
         "{shell}: {}",
@@ -117,10 +116,7 @@ fn run_in(shell: &str, program: &str) -> String {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "shells"),
-    ignore = "needs fish: .ci/run installs it and turns on the `shells` feature"
-)]
+#[ignore = "needs fish"]
 fn fish_completes_and_hides_what_is_hidden() {
     let got = run_in(
         "fish",
@@ -137,10 +133,7 @@ fn fish_completes_and_hides_what_is_hidden() {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "shells"),
-    ignore = "needs zsh: .ci/run installs it and turns on the `shells` feature"
-)]
+#[ignore = "needs zsh"]
 fn zsh_loads_the_script_and_hides_what_is_hidden() {
     // zsh has no non-interactive "complete this line"; the script must load into compinit and
     // register the function, and the hidden names must be absent from what it can offer.
@@ -194,10 +187,7 @@ fn no_value_help_breaks_a_shells_quotes() {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "shells"),
-    ignore = "needs fish: .ci/run installs it and turns on the `shells` feature"
-)]
+#[ignore = "needs fish"]
 fn fish_completes_rule_ids_and_only_real_format_values() {
     let got = run_in(
         "fish",

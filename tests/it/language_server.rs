@@ -1,7 +1,7 @@
 //! `hippo-packs server` tested end to end by clients written elsewhere: pytest-lsp's (PyPI, its
-//! tests in tests/lsp/, feature `pytest-lsp`) and Neovim's built-in one (Debian's `neovim`,
-//! tests/lsp/neovim_smoke.lua, feature `neovim`). `.ci/run` installs both and turns the features
-//! on; without them these tests are ignored with the reason. The server's own answers to a
+//! tests in tests/lsp/) and Neovim's built-in one (Debian's `neovim`, tests/lsp/neovim_smoke.lua).
+//! Both are ignored with the tool they need and run with `--ignored` (`.ci/run` installs both
+//! first). The server's own answers to a
 //! client written here are in the control below, which runs everywhere.
 use crate::common;
 
@@ -18,15 +18,12 @@ fn root() -> &'static Path {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "pytest-lsp"),
-    ignore = "needs PyPI's pytest-lsp: .ci/run installs it in target/lsp-venv and turns on the feature pytest-lsp"
-)]
+#[ignore = "needs pytest-lsp"]
 fn pytest_lsp_drives_the_server() {
     let python = root().join("target/lsp-venv/bin/python");
     assert!(
         python.exists(),
-        "the feature pytest-lsp is on, but {} is missing (python3 -m venv target/lsp-venv && target/lsp-venv/bin/pip install pytest-lsp)",
+        "needs pytest-lsp: {} is missing (python3 -m venv target/lsp-venv && target/lsp-venv/bin/pip install pytest-lsp)",
         python.display()
     );
     let out = Command::new(&python)
@@ -51,10 +48,7 @@ fn pytest_lsp_drives_the_server() {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "neovim"),
-    ignore = "needs Debian's neovim: .ci/run installs it and turns on the feature neovim"
-)]
+#[ignore = "needs nvim"]
 fn neovim_sees_fixes_and_clears_a_hidden_character() {
     let t = tempfile::tempdir().unwrap();
     let pack = t.path().join("decision-log");
@@ -73,7 +67,7 @@ fn neovim_sees_fixes_and_clears_a_hidden_character() {
         .env("OUT", &out)
         .stdin(Stdio::null())
         .status()
-        .expect("nvim runs");
+        .expect("needs nvim (apt-get install neovim)");
     assert!(status.success());
     let seen = std::fs::read_to_string(&out).unwrap_or_default();
     let lines: Vec<&str> = seen.lines().collect();

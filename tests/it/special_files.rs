@@ -94,14 +94,11 @@ fn a_fifo_named_pack_toml_or_a_pack_file_is_never_opened() {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "privileged"),
-    ignore = "mknod of a device needs root: .ci/run turns on the feature privileged as root"
-)]
-fn a_device_named_pack_toml_or_a_pack_file_is_never_opened() {
+#[ignore = "needs root (mknod of a device)"]
+fn a_device_named_pack_toml_or_a_pack_file_is_never_opened_as_root() {
     for file in ["pack.toml", "prompts/decision-log.md"] {
         let (d, p) =
-            special(file, null_device).expect("mknod of a device (the feature privileged)");
+            special(file, null_device).expect("needs root: mknod of a device");
         let (out, opened) = run_watched(d.path(), &p);
         assert!(!opened, "the device {file} was opened:\n{out}");
         assert!(out.contains(&format!("error {file}: not a regular file or folder\n")));
@@ -165,11 +162,8 @@ impl Drop for Overlay {
 /// numbers than `fstat` for files copied up to the upper layer: the walk must still read them
 /// (it looks at the name again), not call them changed.
 #[test]
-#[cfg_attr(
-    not(feature = "privileged"),
-    ignore = "mounting an overlay needs root and /dev/shm: .ci/run turns on the feature privileged as root"
-)]
-fn a_pack_on_an_overlay_over_two_file_systems_is_read() {
+#[ignore = "needs root (an overlay mount over /dev/shm)"]
+fn a_pack_on_an_overlay_over_two_file_systems_is_read_as_root() {
     use std::os::unix::fs::MetadataExt;
     let lower = tempfile::tempdir_in("/dev/shm").expect("a folder in /dev/shm");
     let top = tempfile::tempdir().unwrap();
