@@ -347,7 +347,7 @@ fn says_what_it_nears(variant: &str, setup: &str) -> bool {
 
 /// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*`, and
 /// every `good*` setup says what it nears (that every rule has a bad and a good variant is
-/// tests/docs.rs's `every_rule_has_every_part`).
+/// tests/it/docs.rs's `every_rule_has_every_part`).
 fn every_fixture_folder_names_a_rule() {
     assert!(
         !sorted_dirs(&root()).is_empty(),
