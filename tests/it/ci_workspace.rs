@@ -17,10 +17,7 @@ fn root() -> bool {
 #[test]
 #[ignore = "needs root (only root gives files another owner)"]
 fn what_ci_creates_gets_the_workspace_owner_as_root() {
-    assert!(
-        root(),
-        "needs root: only root gives files another owner"
-    );
+    assert!(root(), "needs root: only root gives files another owner");
     let ws = good_workspace();
     std::os::unix::fs::chown(ws.path(), Some(1001), Some(1001)).unwrap();
     let r = Ci::new()

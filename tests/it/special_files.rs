@@ -97,8 +97,7 @@ fn a_fifo_named_pack_toml_or_a_pack_file_is_never_opened() {
 #[ignore = "needs root (mknod of a device)"]
 fn a_device_named_pack_toml_or_a_pack_file_is_never_opened_as_root() {
     for file in ["pack.toml", "prompts/decision-log.md"] {
-        let (d, p) =
-            special(file, null_device).expect("needs root: mknod of a device");
+        let (d, p) = special(file, null_device).expect("needs root: mknod of a device");
         let (out, opened) = run_watched(d.path(), &p);
         assert!(!opened, "the device {file} was opened:\n{out}");
         assert!(out.contains(&format!("error {file}: not a regular file or folder\n")));
