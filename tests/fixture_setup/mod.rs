@@ -2,7 +2,8 @@
 //! (a folder of `tests/packs/`) and the paths removed from it, and the folder `changes/` holds
 //! the files added or replaced, at their paths inside the pack. The fixture binary builds the
 //! variant's `pack/` in its temporary folder from the two (docs/architecture.md, "Adding a
-//! warning to an existing family").
+//! warning to an existing family"), and tests/it/schemas.rs does to hold the changed TOML
+//! documents to their schemas in their pack.
 //!
 //! ```toml
 //! base = "decision-log"
