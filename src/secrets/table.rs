@@ -5,7 +5,7 @@
 //! [`super::scan`] compiles every row's anchors into one anchor search, so a row costs nothing
 //! per byte scanned; only where one of its anchors occurs does the row look at the bytes around
 //! it. docs/redaction.md describes every row; its kinds table is generated from these rows
-//! (`tests/docs.rs`). A row's corpus cases are data, `tests/data/secrets/corpus.toml`.
+//! (`tests/it/docs.rs`).
 
 use super::context;
 use super::curl;
