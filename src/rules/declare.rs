@@ -5,7 +5,7 @@
 /// Declares the rules of one family, each once: its doc comment is its documentation, then
 /// `static NAME = "id", Severity, Precision`, optionally `, security_severity = "5.0"`, and
 /// `, reported_in = "src/allow.rs"` when another file than the family's reports the findings,
-/// and `, cases = "tests/ci_registry.rs"` when the fixture harness cannot express the rule's
+/// and `, cases = "tests/it/ci_registry.rs"` when the fixture harness cannot express the rule's
 /// cases and that test file holds them (its `bad_<id>` and `good_<id>` tests).
 /// The family is the module the block is written in; the block also defines the module's
 /// `RULES`, in the order written (the catalogue's order within the family), or the list named
