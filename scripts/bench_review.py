@@ -8,13 +8,18 @@ clones a pull request. Then `hippo-packs ci` over it three ways, each under /usr
 CPU, peak RSS) in paired rounds:
 
   push      a push of the merge commit: no review (every pack checked and tested, scope all)
+  no-base   the pull request on a depth-1 clone of the same merge commit: everything a pull
+            request's run does (scope `changed`: the touched packs tested and gated) but the
+            review, which finds no base there (the run says why in a notice)
   review    the pull request (GitHub's pull_request event, the touched files listed by a stand-in
-            for GitHub's API on 127.0.0.1): the base found in the clone's objects, the touched
-            packs written from it, checked and tested, the findings labelled, the prompts diffed
-  no-diff   the same with --prompt-diff false
+            for GitHub's API on 127.0.0.1) on the depth-2 clone: the base found in the clone's
+            objects, the touched packs written from it, checked and tested, the findings
+            labelled, the prompts diffed
+  no-diff   the review with --prompt-diff false
 
-and, once each, callgrind's instruction counts of `push` and `review` (--callgrind-size packs
-only: valgrind runs the binary some 50x slower). Prints one table with the machine named.
+`review` minus `no-base` is the review's own cost. Once each, callgrind's instruction counts of
+`push`, `no-base` and `review` (--callgrind-size packs only: valgrind runs the binary some 50x
+slower). Prints one table with the machine named.
 
 usage: scripts/bench_review.py [--sizes 500,5000] [--touched 5] [--rounds 3]
                                [--bin target/release/hippo-packs] [--work /tmp/hippo-bench]
@@ -54,7 +59,7 @@ def pull_request(work, n, touched):
     top = work / f"review{n}-{touched}"
     clone = top / "ws"
     meta = top / "meta.json"
-    if meta.exists() and clone.is_dir():
+    if meta.exists() and clone.is_dir() and (top / "ws1").is_dir():
         return clone, json.loads(meta.read_text()), nfiles
     shutil.rmtree(top, ignore_errors=True)
     origin = top / "origin"
@@ -78,6 +83,7 @@ def pull_request(work, n, touched):
     git(origin, "merge", "-q", "--no-ff", "-m", "merge", "feature")
     merge = git(origin, "rev-parse", "HEAD")
     git(top, "clone", "-q", "--depth", "2", "--branch", "merge", f"file://{origin}", "ws")
+    git(top, "clone", "-q", "--depth", "1", "--branch", "merge", f"file://{origin}", "ws1")
     info = {"base": base, "head": head, "merge": merge, "files": files}
     meta.write_text(json.dumps(info))
     return clone, info, nfiles
@@ -125,7 +131,7 @@ def event(info):
 
 
 def runs(a, clone, info, port, t):
-    """The command and environment of each way of running `ci`."""
+    """The command, environment and checkout of each way of running `ci`."""
     base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))}
     base_env.update(GITHUB_STEP_SUMMARY=f"{t}/summary.md", GITHUB_OUTPUT=f"{t}/output",
                     GITHUB_WORKSPACE=str(clone), GITHUB_REPOSITORY="octo/packs",
@@ -135,9 +141,11 @@ def runs(a, clone, info, port, t):
     push = {**base_env, "GITHUB_EVENT_NAME": "push", "GITHUB_REF": "refs/heads/main"}
     pr = {**base_env, "GITHUB_EVENT_NAME": "pull_request", "GITHUB_REF": "refs/pull/7/merge",
           "GITHUB_EVENT_PATH": str(ev), "INPUT_TOKEN": "ghs_benchToken"}
+    shallow = clone.parent / "ws1"
     cmd = [a.bin, "ci", "packs", "--upload", "false", "--annotations", "none",
            "--sarif-file", ".hippo-packs/bench.sarif"]
-    return {"push": (cmd, push), "review": (cmd, pr), "no-diff": (cmd + ["--prompt-diff", "false"], pr)}
+    return {"push": (cmd, push, clone), "no-base": (cmd, {**pr, "GITHUB_WORKSPACE": str(shallow)}, shallow),
+            "review": (cmd, pr, clone), "no-diff": (cmd + ["--prompt-diff", "false"], pr, clone)}
 
 
 def callgrind(cmd, env, cwd):
@@ -151,30 +159,35 @@ def callgrind(cmd, env, cwd):
         return int(m.group(1)) if m else -1
 
 
+def seen(way, summary):
+    """Whether a run did what its way says: the review found its base, the run without one did not."""
+    if way == "review":
+        return "review&#58; base" in summary and "What the model receives" in summary
+    if way == "no-base":
+        return "no base to review against" in summary and "What the model receives" not in summary
+    return True
+
+
 def row(a, work, n):
     clone, info, nfiles = pull_request(work, n, a.touched)
     Files.listed = info["files"]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Files)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    out = {"packs": n, "files": nfiles}
+    out = {"packs": n, "files": nfiles, "seen": True}
     try:
         with tempfile.TemporaryDirectory() as t:
             ways = runs(a, clone, info, server.server_address[1], t)
             got = {w: [] for w in ways}
-            out["review_seen"] = True
             for _ in range(a.rounds):
-                for w, (cmd, env) in ways.items():
+                for w, (cmd, env, cwd) in ways.items():
                     Path(f"{t}/summary.md").write_text("")
-                    got[w].append(bench.measure(cmd, clone, env=env))
-                    if w == "review":
-                        # The run reviewed: it found the base and diffed the prompts.
-                        summary = Path(f"{t}/summary.md").read_text()
-                        out["review_seen"] &= "review&#58; base" in summary and "What the model receives" in summary
+                    got[w].append(bench.measure(cmd, cwd, env=env))
+                    out["seen"] &= seen(w, Path(f"{t}/summary.md").read_text())
             for w, rs in got.items():
                 out[w] = (statistics.median(r.wall for r in rs), statistics.median(r.cpu for r in rs),
                           statistics.median(r.rss for r in rs) / 1024, rs[-1].code)
             if n == a.callgrind_size and shutil.which("valgrind"):
-                out["cg"] = {w: callgrind(*ways[w], clone) for w in ("push", "review")}
+                out["cg"] = {w: callgrind(*ways[w]) for w in ("push", "no-base", "review")}
     finally:
         server.shutdown()
     return out
@@ -203,25 +216,27 @@ def table(a):
     rows = [row(a, work, int(s)) for s in a.sizes.split(",") if s]
     print(f"# the review's cost: {a.bin}\nmachine: {bench.machine()}\n")
     print(f"{a.touched} touched packs; medians of {a.rounds} paired rounds; wall s / CPU s / peak RSS MiB / exit\n")
-    print("| packs | files | push | review | review, no prompt diff | review - push: wall, CPU, RSS | review seen |")
-    print("|---|---|---|---|---|---|---|")
+    print("| packs | files | push | pull request, no base | review | review, no prompt diff "
+          "| review - no base: wall, CPU, RSS | each run as its way says |")
+    print("|---|---|---|---|---|---|---|---|")
     cell = lambda r: f"{r[0]:.2f} / {r[1]:.2f} / {r[2]:.1f} / {r[3]}"
     for r in rows:
-        d = tuple(r["review"][i] - r["push"][i] for i in range(3))
-        print(f"| {r['packs']:,} | {r['files']:,} | {cell(r['push'])} | {cell(r['review'])} | {cell(r['no-diff'])} | "
-              f"{d[0]:+.2f} s, {d[1]:+.2f} s, {d[2]:+.1f} MiB | {'yes' if r['review_seen'] else 'NO'} |")
+        d = tuple(r["review"][i] - r["no-base"][i] for i in range(3))
+        print(f"| {r['packs']:,} | {r['files']:,} | {cell(r['push'])} | {cell(r['no-base'])} | {cell(r['review'])} | "
+              f"{cell(r['no-diff'])} | {d[0]:+.2f} s, {d[1]:+.2f} s, {d[2]:+.1f} MiB | {'yes' if r['seen'] else 'NO'} |")
     for r in rows:
         if "cg" in r:
-            p, v = r["cg"]["push"], r["cg"]["review"]
-            print(f"\ncallgrind at {r['packs']:,} packs: push {p:,} instructions, review {v:,} "
-                  f"({v - p:+,}, {100.0 * (v - p) / p:+.1f} %)")
+            p, b, v = r["cg"]["push"], r["cg"]["no-base"], r["cg"]["review"]
+            print(f"\ncallgrind at {r['packs']:,} packs: push {p:,} instructions, pull request without a base "
+                  f"{b:,}, review {v:,}: the review's own {v - b:+,} ({100.0 * (v - b) / b:+.1f} %)")
     if len(rows) >= 2:
         small, large = rows[0], rows[-1]
-        ratio = large["review"][2] / small["review"][2]
-        extra = [r["review"][2] - r["push"][2] for r in (small, large)]
-        print(f"\npeak RSS of the review run, {large['packs']:,} over {small['packs']:,} packs: {ratio:.2f}x; "
-              f"the review's own (review - push): {extra[0]:+.1f} MiB and {extra[1]:+.1f} MiB")
-    return 0
+        ratios = {w: large[w][2] / small[w][2] for w in ("no-base", "review")}
+        own = [r["review"][2] - r["no-base"][2] for r in (small, large)]
+        print(f"\npeak RSS, {large['packs']:,} over {small['packs']:,} packs: the review run {ratios['review']:.2f}x, "
+              f"the same pull request without a base {ratios['no-base']:.2f}x; the review's own (review - no base): "
+              f"{own[0]:+.1f} MiB and {own[1]:+.1f} MiB")
+    return 0 if all(r["seen"] for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ webhook examples (`@octokit/webhooks-examples`), both installed by .ci/run with 
 Usage: github_examples.py NODE_MODULES OUT_DIR
 
 The tests change only what they are about (repository, numbers, commits, file names); with
-the cargo feature external-tools, tests/ci_api.rs checks these copies against the packages.
+the cargo feature external-tools, tests/it/ci_api.rs checks these copies against the packages.
 """
 import json
 import os

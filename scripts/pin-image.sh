@@ -11,7 +11,7 @@
 # is pulled. Refuses anything else, leaving the file as it was: a digest or tag of another shape,
 # an image path with a tag or odd characters, an action.yml without exactly one such line.
 # Running it twice gives the same file. The release workflow runs it for the release commit;
-# tests/release.rs runs it on a fake digest.
+# tests/it/release.rs runs it on a fake digest.
 set -euo pipefail
 
 usage="usage: pin-image.sh IMAGE TAG DIGEST [ACTION_YML]"

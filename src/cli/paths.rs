@@ -120,7 +120,7 @@ mod tests {
         let err = one(&link, true).unwrap_err();
         assert!(err.contains("symbolic link"), "{err}");
         // Outside the working folder only the folder itself is looked at: the folders above it
-        // are the caller's choice (a link inside the working folder: tests/escaped_outputs.rs).
+        // are the caller's choice (a link inside the working folder: tests/it/escaped_outputs.rs).
         assert_eq!(one(&link.join("below"), true), Ok(()));
         std::fs::remove_dir(elsewhere.path().join("below")).unwrap();
         assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);

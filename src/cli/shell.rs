@@ -6,7 +6,7 @@
 //! with a `-`, names the per-command branches differently from its dispatcher, so nothing after
 //! a command completed; the script is generated for `hippo_packs` and registered for
 //! `hippo-packs`. The manual is one page with every command and option, then EXIT STATUS,
-//! FILES and EXAMPLES (tests/completions.rs loads the script into a real bash; the unit tests
+//! FILES and EXAMPLES (tests/it/completions.rs loads the script into a real bash; the unit tests
 //! below hold every option to the page).
 
 use std::io::Write;

@@ -85,7 +85,7 @@ pub(crate) struct Origin {
     /// (`reported_in = "src/allow.rs"` in `declare_rules!`).
     pub(crate) reported_in: Option<&'static str>,
     /// The test file that holds the rule's cases when the fixture harness cannot express them
-    /// (`cases = "tests/ci_registry.rs"` in `declare_rules!`).
+    /// (`cases = "tests/it/ci_registry.rs"` in `declare_rules!`).
     pub(crate) cases: Option<&'static str>,
 }
 

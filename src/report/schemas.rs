@@ -5,7 +5,7 @@
 //! the keys `check` knows, with their types and whether each is required; the values' own rules
 //! (a name's shape, a path in this pack) stay `check`'s. `.hippo-packs.toml` is its `[[allow]]`
 //! entries (docs/configuration.md). Committed copies are docs/schemas/*.schema.json
-//! (tests/schemas.rs holds them equal and validates every TOML of the repository's packs).
+//! (tests/it/schemas.rs holds them equal and validates every TOML of the repository's packs).
 
 use serde_json::{Map, Value, json};
 

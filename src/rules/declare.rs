@@ -8,7 +8,7 @@
 /// two rules share a rank), optionally `, error_rank = N` (where its findings sort when they are
 /// errors, if that differs: a rule that is an error in one place and a warning in another),
 /// `, security_severity = "5.0"`, `, reported_in = "src/allow.rs"` when another file than the
-/// family's reports the findings, and `, cases = "tests/ci_registry.rs"` when the fixture
+/// family's reports the findings, and `, cases = "tests/it/ci_registry.rs"` when the fixture
 /// harness cannot express the rule's cases and that test file holds them (its `bad_<id>` and
 /// `good_<id>` tests). The family is the module the block is written in; the block also
 /// defines the module's `RULES`, in the order written.

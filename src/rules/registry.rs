@@ -46,7 +46,7 @@ declare_rules! {
     ///
     /// How to fix: Raise the version in pack.toml (the patch number for a fix, the minor for
     /// a new ability, the major for a change users must act on).
-    pub(crate) static VERSION_UNCHANGED = "version-unchanged", Warning, High, rank = 680, cases = "tests/ci_registry.rs";
+    pub(crate) static VERSION_UNCHANGED = "version-unchanged", Warning, High, rank = 680, cases = "tests/it/ci_registry.rs";
 
     /// A pack version lower than the base's
     ///
@@ -56,7 +56,7 @@ declare_rules! {
     /// base's, number by number.
     ///
     /// How to fix: Give the pack a version above the base's.
-    pub(crate) static VERSION_LOWERED = "version-lowered", Error, VeryHigh, rank = 690, cases = "tests/ci_registry.rs";
+    pub(crate) static VERSION_LOWERED = "version-lowered", Error, VeryHigh, rank = 690, cases = "tests/it/ci_registry.rs";
 }
 
 /// A touched pack's version beside the base's, as the version rules read them.

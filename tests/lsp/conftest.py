@@ -14,7 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 BIN = os.environ.get("HIPPO_PACKS")
 if not BIN:
-    sys.exit("HIPPO_PACKS names the binary under test (tests/language_server.rs sets it)")
+    sys.exit("HIPPO_PACKS names the binary under test (tests/it/language_server.rs sets it)")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKS = ROOT / "tests" / "packs"
 

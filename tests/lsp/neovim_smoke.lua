@@ -1,5 +1,5 @@
 -- A smoke test of `hippo-packs server` in headless Neovim (Debian's neovim, its built-in LSP
--- client), run by tests/language_server.rs: an unsaved U+200B in a prompt is diagnosed, its
+-- client), run by tests/it/language_server.rs: an unsaved U+200B in a prompt is diagnosed, its
 -- quick fix is applied as Neovim applies one, and the diagnostic is gone. What Neovim saw is
 -- written to $OUT, one line a step; the buffer is never written.
 local bin, file, out = os.getenv("HIPPO_PACKS"), os.getenv("PROMPT"), os.getenv("OUT")

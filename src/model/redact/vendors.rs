@@ -4,7 +4,7 @@
 //! evidence it must carry beyond its shape). Positive and negative examples are generated from
 //! each row's pattern at run time (`corpus/rows.rs`), so this file holds no secret-shaped
 //! string, and a test checks every row's examples; docs/redaction.md's kinds table is generated
-//! from the same rows (`tests/docs.rs`).
+//! from the same rows (`tests/it/docs.rs`).
 
 use super::table::Stop::{Base64, Url64, Word};
 use super::table::Verify::{Entropy, Exact, Mixed};
