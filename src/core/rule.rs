@@ -128,11 +128,6 @@ impl Rule {
         }
     }
 
-    /// Every rank the rule declares (its rank, then its error rank if any).
-    pub(crate) fn ranks(&self) -> impl Iterator<Item = u16> {
-        std::iter::once(self.rank.rank).chain(self.rank.as_error)
-    }
-
     /// The family: the last segment of the module the rule is declared in (`layout`, `text`).
     /// It is the SARIF tag and groups the reference.
     pub fn family(&self) -> &'static str {
