@@ -1,13 +1,21 @@
 //! CLI fixture tests: every folder `tests/fixtures/<rule-id>/<variant>/` is a case run through the
-//! real binary, twice: as written and with `--format json`.
+//! real binary, twice: as written and with `--format json`. Each variant is a test of its own
+//! named `<rule-id>/<variant>` (libtest-mimic; `harness = false`), so
+//! `cargo test --test fixtures persona-role/` runs that rule's cases and
+//! `cargo test --test fixtures -- --exact persona-role/bad` one of them.
 //!
-//! A variant holds `pack/`, or a `setup` that makes it: a bash script run in a temporary copy of
-//! the variant before the command, for what git cannot store (links, FIFOs, sparse files, odd
-//! names) and to change the page's good pack `decision-log`, which `$BASE` (`tests/packs/`)
-//! holds. Optionally `args` (one line of arguments, default `check pack`) and `code` (the exit
+//! A variant holds `pack/`, or makes it in a temporary copy of the variant before the command:
+//! - `setup.toml` and `changes/`: the page's good pack (`tests/packs/<base>`) less the paths
+//!   `remove` names, with the files of `changes/` added or replaced (`fixture_setup`); a setup
+//!   that names a path the base does not hold, or changes nothing, fails;
+//! - `setup`: a bash script run in the copy (after `setup.toml`, when both are there), for what
+//!   git cannot store (links, FIFOs, sparse files, odd names) and for edits of the good pack in
+//!   place (`sed`), with `$BASE` the folder `tests/packs/`.
+//!
+//! Optionally `args` (one line of arguments, default `check pack`) and `code` (the exit
 //! code; default 1 for `bad*` variants, 0 for `good*`). A `good*` variant is a near miss of its
-//! rule: its setup says in a comment what it nears (one with its own `pack/` nears the rule where
-//! that pack differs from the good pack).
+//! rule: its `setup` or `setup.toml` says what it nears in a comment line `# nears ...` (one with
+//! its own `pack/` nears the rule where that pack differs from the good pack).
 //!
 //! The outputs are reviewed snapshots (insta) in the variant's folder: `text.snap` (standard
 //! output, then standard error after a `--- standard error` line when there is any) and
@@ -26,6 +34,7 @@
 //! `text.snap` its log, `json.snap` its SARIF file's results, each as its rule, level, path,
 //! line and message.
 mod common;
+mod fixture_setup;
 
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;
@@ -34,6 +43,11 @@ use std::process::Command;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// The good packs a variant starts from.
+fn packs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs")
 }
 
 fn sorted_dirs(p: &Path) -> Vec<PathBuf> {
@@ -100,14 +114,16 @@ fn run(variant: &Path, extra: &[&str]) -> Run {
     );
     let tmp = tempfile::tempdir().unwrap();
     common::copy_tree(variant, tmp.path());
+    if variant.join(fixture_setup::FILE).exists() {
+        let _ = std::fs::remove_dir_all(tmp.path().join(fixture_setup::CHANGES));
+        fixture_setup::build(variant, &packs(), tmp.path())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
     if tmp.path().join("setup").exists() {
         let st = Command::new("bash")
             .arg("setup")
             .current_dir(tmp.path())
-            .env(
-                "BASE",
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs"),
-            )
+            .env("BASE", packs())
             .status()
             .expect("bash runs");
         assert!(st.success(), "{name}: setup failed");
@@ -271,59 +287,58 @@ fn check_variant(variant: &Path) -> Vec<String> {
     problems
 }
 
-#[test]
-fn every_fixture_matches_its_snapshots_and_reports_its_rule() {
-    let variants: Vec<PathBuf> = sorted_dirs(&root())
+/// Every variant as a test named `<rule-id>/<variant>`, then the checks of the folders and the
+/// controls.
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let mut trials: Vec<libtest_mimic::Trial> = sorted_dirs(&root())
         .iter()
         .flat_map(|rule| sorted_dirs(rule))
-        .collect();
-    assert!(
-        !variants.is_empty(),
-        "no fixture found under {}",
-        root().display()
-    );
-    let failures: Vec<String> = in_parallel(&variants, |v| check_variant(v))
-        .into_iter()
-        .flatten()
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} problems in {} fixtures:\n{}",
-        failures.len(),
-        variants.len(),
-        failures.join("\n")
-    );
-}
-
-/// `f` of each item, on as many threads as the machine has cores (each variant is a process
-/// or two, mostly waiting), in the items' order.
-fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break out };
-                        out.push((i, f(item)));
-                    }
-                })
+        .map(|v| {
+            let name = format!("{}/{}", file_name(v.parent().unwrap()), file_name(&v));
+            libtest_mimic::Trial::test(name, move || {
+                let problems = check_variant(&v);
+                match problems.is_empty() {
+                    true => Ok(()),
+                    false => Err(problems.join("\n").into()),
+                }
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a fixture's worker"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+        })
+        .collect();
+    let checks: [(&str, fn()); 5] = [
+        (
+            "every_fixture_folder_names_a_rule",
+            every_fixture_folder_names_a_rule,
+        ),
+        (
+            "control_a_variant_with_the_wrong_rule_ids_is_caught",
+            control_a_variant_with_the_wrong_rule_ids_is_caught,
+        ),
+        (
+            "control_a_differing_output_is_caught",
+            control_a_differing_output_is_caught,
+        ),
+        (
+            "control_a_setup_naming_nothing_or_changing_nothing_fails",
+            fixture_setup::control_a_setup_naming_nothing_or_changing_nothing_fails,
+        ),
+        (
+            "control_each_variant_is_a_test_named_by_rule_and_variant",
+            control_each_variant_is_a_test_named_by_rule_and_variant,
+        ),
+    ];
+    trials.extend(checks.into_iter().map(|(name, f)| {
+        libtest_mimic::Trial::test(name, move || {
+            f();
+            Ok(())
+        })
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }
 
-/// Whether a variant's setup is fine on nearing: a `good*` variant made by a setup says what its
-/// near miss nears in a comment line starting `# nears`.
+/// Whether a variant's setup is fine on nearing: a `good*` variant made by a setup (`setup`,
+/// `setup.toml`, `setup` holding both) says what its near miss nears in a comment line starting
+/// `# nears`.
 fn says_what_it_nears(variant: &str, setup: &str) -> bool {
     !variant.starts_with("good")
         || setup.is_empty()
@@ -332,9 +347,13 @@ fn says_what_it_nears(variant: &str, setup: &str) -> bool {
 
 /// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*`, and
 /// every `good*` setup says what it nears (that every rule has a bad and a good variant is
-/// tests/docs.rs's `every_rule_has_every_part`).
-#[test]
+/// tests/it/docs.rs's `every_rule_has_every_part`).
 fn every_fixture_folder_names_a_rule() {
+    assert!(
+        !sorted_dirs(&root()).is_empty(),
+        "no fixture found under {}",
+        root().display()
+    );
     for dir in sorted_dirs(&root()) {
         let id = file_name(&dir);
         assert!(
@@ -347,7 +366,9 @@ fn every_fixture_folder_names_a_rule() {
                 name.starts_with("bad") || name.starts_with("good"),
                 "{id}/{name}"
             );
-            let setup = std::fs::read_to_string(v.join("setup")).unwrap_or_default();
+            let setup = ["setup", fixture_setup::FILE]
+                .map(|f| std::fs::read_to_string(v.join(f)).unwrap_or_default())
+                .concat();
             assert!(
                 says_what_it_nears(&name, &setup),
                 "{id}/{name}: no `# nears` line in its setup"
@@ -358,7 +379,6 @@ fn every_fixture_folder_names_a_rule() {
 
 /// Control: a bad variant that does not fire its rule, and a good one that does, are caught;
 /// a JSON report's ids are found at any depth.
-#[test]
 fn control_a_variant_with_the_wrong_rule_ids_is_caught() {
     let json = r#"{"packs": [{"diagnostics": [{"rule": "file-size"}]}],
                    "cases": [{"results": [{"rule": "test-expectation"}]}]}"#;
@@ -385,7 +405,6 @@ fn control_a_variant_with_the_wrong_rule_ids_is_caught() {
 
 /// Control: an output that differs from its reviewed snapshot fails. The snapshot is in a
 /// temporary folder, so the `.snap.new` insta writes beside it goes with the folder.
-#[test]
 fn control_a_differing_output_is_caught() {
     let dir = tempfile::tempdir().unwrap();
     let snap = "---\nsource: tests/fixtures.rs\n---\nerror pack.toml: missing field `name`\n";
@@ -405,4 +424,34 @@ fn control_a_differing_output_is_caught() {
         "a ci run without SARIF is caught"
     );
     assert_eq!(with_err, "ok\n--- standard error\nhint\n");
+}
+
+/// Control: the binary lists each variant as a test of its own, `<rule-id>/<variant>`, and a
+/// filter by a rule's id and `/` runs that rule's variants alone.
+fn control_each_variant_is_a_test_named_by_rule_and_variant() {
+    let list = |filter: &[&str]| {
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["--list", "--format", "terse"])
+            .args(filter)
+            .output()
+            .expect("the fixture binary lists its tests");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .filter_map(|l| l.strip_suffix(": test"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let persona_role = list(&["persona-role/"]);
+    let on_disk: Vec<String> = sorted_dirs(&root().join("persona-role"))
+        .iter()
+        .map(|v| format!("persona-role/{}", file_name(v)))
+        .collect();
+    assert!(on_disk.len() >= 2, "{on_disk:?}");
+    assert_eq!(persona_role, on_disk);
+    let all = list(&[]);
+    let variants = sorted_dirs(&root())
+        .iter()
+        .map(|r| sorted_dirs(r).len())
+        .sum::<usize>();
+    assert_eq!(all.iter().filter(|n| n.contains('/')).count(), variants);
 }
