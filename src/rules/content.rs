@@ -394,7 +394,7 @@ fn url_occurrences(hay: &[u8], view: Option<&View>, css: bool) -> Vec<Occurrence
             let m = &hay[m.start()..end];
             let start = end - m.len();
             let text = String::from_utf8_lossy(m);
-            let masked = crate::model::redact::redact(&text).text.into_owned();
+            let masked = crate::secrets::redact(&text).text.into_owned();
             (raw(Span::new(start, end)), masked)
         })
         .collect();

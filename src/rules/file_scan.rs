@@ -12,7 +12,7 @@
 //! which it found no hidden character (the usual case) is searched as it is; any other is folded
 //! first (`core::fold`), and copied only when folding changes it. The content
 //! regex then searches the file once, the encoded-run search reads about one byte in a hundred,
-//! and redaction is asked once (`crate::model::redact` owns its detectors). The three families
+//! and redaction is asked once (`crate::secrets` owns its detectors). The three families
 //! keep their own rules and messages; only the reading is shared (docs/performance.md).
 
 use super::{content, persona, redaction, rendered, text};

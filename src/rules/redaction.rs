@@ -1,6 +1,6 @@
 //! Redaction: a file that hippo's secret redaction would change (docs/redaction.md).
 //!
-//! The detectors live in [`crate::model::redact`]; this rule asks them for every match of every
+//! The detectors live in [`crate::secrets`]; this rule asks them for every match of every
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`), carrying every secret
@@ -29,7 +29,7 @@ declare_rules! {
 /// The kinds a finding's message names, one a line (`<kind>  <family>  <what it matches>`), for
 /// `hippo-packs rules redaction`.
 pub(crate) fn kinds_text() -> String {
-    let kinds = crate::model::redact::kinds();
+    let kinds = crate::secrets::kinds();
     let id = kinds.iter().map(|k| k.id.len()).max().unwrap_or(0);
     let family = kinds.iter().map(|k| k.family.len()).max().unwrap_or(0);
     let mut out = String::from("Kinds (the name in parentheses; docs/redaction.md):\n");
@@ -66,7 +66,7 @@ pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagno
         return Masks::new();
     }
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
-    let matches = crate::model::redact::matches_bytes(hay);
+    let matches = crate::secrets::matches_bytes(hay);
     let Some(first) = matches.first() else {
         return Masks::new();
     };

@@ -54,7 +54,7 @@ pub(crate) fn unrendered_applies_to(kind: PackKind, path: &str) -> bool {
 pub(crate) fn unrendered(path: &str, text: &str, md: &Markdown) -> Option<Diagnostic> {
     let first = md.hidden.first()?;
     let hidden = text.get(first.span.start..first.span.end)?;
-    let masked = crate::model::redact::redact(hidden);
+    let masked = crate::secrets::redact(hidden);
     let mut quote: String = masked.text.chars().take(QUOTED).collect();
     if quote.len() < masked.text.len() {
         quote.push_str("...");
@@ -78,7 +78,7 @@ pub(crate) fn unrendered(path: &str, text: &str, md: &Markdown) -> Option<Diagno
             Some(Occurrence {
                 span: Span::new(h.span.start, h.span.end),
                 region: Default::default(),
-                text: crate::model::redact::redact(hidden).text.into_owned(),
+                text: crate::secrets::redact(hidden).text.into_owned(),
                 baseline: None,
             })
         })

@@ -257,7 +257,7 @@ fn secrets_inside_json_transcripts_are_found_and_the_line_stays_json() {
     );
 }
 
-const TABLE_START: &str = "<!-- kinds: generated from the detector rows; `cargo test --lib model::redact` fails when it is stale and writes the new page beside it as redaction.md.new -->";
+const TABLE_START: &str = "<!-- kinds: generated from the detector rows; `cargo test --lib secrets` fails when it is stale and writes the new page beside it as redaction.md.new -->";
 const TABLE_END: &str = "<!-- end of the generated kinds table -->";
 
 /// docs/redaction.md's table of every kind, one row per kind as [`kinds`] lists them.

@@ -4,8 +4,8 @@
 //! anchor) and glued to the word before it. The repository holds none of them; they exist only
 //! while the tests run (and in the corpus scripts/secrets_diff.py exports).
 
-use super::super::detectors::TABLE;
-use super::super::table::{Shape, Verify};
+use super::super::row::{Shape, Verify};
+use super::super::table::TABLE;
 use super::super::verify::passes;
 use super::*;
 use regex_syntax::hir::{Class, Hir, HirKind};

@@ -1,8 +1,8 @@
 //! Verification of a token's structure: the CRC32 tails of GitHub's and npm's tokens, the
 //! macaroon inside a PyPI token, and the entropy and character-class tests of the others.
 
+use super::row::Verify;
 use super::shape::{base64_decode, entropy, has_digit, is_placeholder, is_written_placeholder};
-use super::table::Verify;
 
 /// Whether `body` (the token after its fixed prefix) passes `verify`: `None` when it does not,
 /// `Some(true)` when its structure checks out (a checksum, a macaroon), `Some(false)` when only

@@ -1,4 +1,5 @@
-//! Secret redaction: the detectors hippo runs over transcripts as it indexes them.
+//! The secret engine: the detectors hippo runs over transcripts as it indexes them, which
+//! `check`'s `redaction` rule, `test` and `ci` ask for every secret of a text.
 //!
 //! [`redact`] replaces every match with `[REDACTED:<kind>]`; `first_match` stops at the first
 //! one (the `redaction` rule only needs to know whether, and where first, a file would change).
@@ -12,14 +13,13 @@
 
 mod context;
 mod curl;
-mod detectors;
 mod finder;
 mod generic;
 mod keys;
+mod row;
 mod scan;
 mod shape;
 mod table;
-mod vendors;
 mod verify;
 
 use std::borrow::Cow;
@@ -54,7 +54,7 @@ pub(crate) struct SecretKind {
 /// kinds a secret-named assignment takes from the provider in its name.
 pub(crate) fn kinds() -> Vec<SecretKind> {
     let mut out: Vec<SecretKind> = Vec::new();
-    let rows = detectors::TABLE.iter().map(|d| SecretKind {
+    let rows = table::TABLE.iter().map(|d| SecretKind {
         id: d.id,
         family: d.family,
         what: d.what,

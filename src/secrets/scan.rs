@@ -2,10 +2,10 @@
 //! bytes around it and return a span that starts at or after the anchor (which lets [`scan`]
 //! stop early for the first match).
 
-use super::detectors::TABLE;
 use super::finder::Finder;
+use super::row::{Detector, Shape};
 use super::shape::boundary_before;
-use super::table::{Detector, Shape};
+use super::table::TABLE;
 use super::verify::{fnv1a, passes};
 use crate::core::Span;
 use regex::bytes::Regex;
