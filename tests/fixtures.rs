@@ -345,8 +345,9 @@ fn says_what_it_nears(variant: &str, setup: &str) -> bool {
         || setup.lines().any(|l| l.starts_with("# nears"))
 }
 
-/// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*`, and
-/// every `good*` setup says what it nears (that every rule has a bad and a good variant is
+/// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*` and
+/// has one way to make its pack (`fixture_setup::layout_problem`), and every `good*` setup says
+/// what it nears (that every rule has a bad and a good variant is
 /// tests/it/docs.rs's `every_rule_has_every_part`).
 fn every_fixture_folder_names_a_rule() {
     assert!(
@@ -366,6 +367,9 @@ fn every_fixture_folder_names_a_rule() {
                 name.starts_with("bad") || name.starts_with("good"),
                 "{id}/{name}"
             );
+            if let Some(problem) = fixture_setup::layout_problem(&v) {
+                panic!("{id}/{name}: {problem}");
+            }
             let setup = ["setup", fixture_setup::FILE]
                 .map(|f| std::fs::read_to_string(v.join(f)).unwrap_or_default())
                 .concat();
