@@ -2,7 +2,8 @@
 //! real binary, twice: as written and with `--format json`. Each variant is a test of its own
 //! named `<rule-id>/<variant>` (libtest-mimic; `harness = false`), so
 //! `cargo test --test fixtures persona-role/` runs that rule's cases and
-//! `cargo test --test fixtures -- --exact persona-role/bad` one of them.
+//! `cargo test --test fixtures -- --exact persona-role/bad` one of them (one filter at a time:
+//! libtest-mimic takes one; `_` runs the checks and controls, whose names alone hold one).
 //!
 //! A variant holds `pack/`, or makes it in a temporary copy of the variant before the command:
 //! - `setup.toml` and `changes/`: the page's good pack (`tests/packs/<base>`) less the paths
