@@ -42,7 +42,7 @@ fn main() {
         .collect();
     let load = t.elapsed();
     // The automaton and the table's patterns are built once per process, before any timing.
-    hippo_packs::model::redact::warm();
+    hippo_packs::secrets::warm();
     let files: usize = packs.iter().map(|p| p.files().len()).sum();
     let bytes: usize = packs
         .iter()
@@ -68,7 +68,7 @@ fn main() {
             .iter()
             .flat_map(|p| p.files())
             .filter_map(|f| f.text())
-            .map(|t| hippo_packs::model::redact::redact(t).matches.len())
+            .map(|t| hippo_packs::secrets::redact(t).matches.len())
             .sum::<usize>()
     });
     let mb = bytes as f64 / 1e6;

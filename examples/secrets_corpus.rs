@@ -15,8 +15,7 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     };
     let dir = std::path::Path::new(&dir);
-    match std::fs::create_dir_all(dir).and_then(|()| hippo_packs::model::redact::export_corpus(dir))
-    {
+    match std::fs::create_dir_all(dir).and_then(|()| hippo_packs::secrets::export_corpus(dir)) {
         Ok(n) => {
             println!("{n} cases in {}", dir.display());
             std::process::ExitCode::SUCCESS

@@ -1,8 +1,8 @@
 //! hippo-packs: checks and tests hippo packs.
 //!
 //! The layers, lowest first (docs/architecture.md; every import points down): [`core`] values;
-//! [`model`] (the parsed documents) and [`pack`] (the walk); [`rules`]; [`dream`] (the pass
-//! engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers); `server` (the language server);
+//! [`secrets`] (the secret engine); [`model`] (the parsed documents) and [`pack`] (the walk);
+//! [`rules`]; [`dream`] (the pass engine); [`outcome`], [`check`], [`fix`] (`check --fix`) and [`fixture`] (the case runner); [`report`] (renderers); `server` (the language server);
 //! [`github`]; [`ci`] (the Action); [`cli`].
 
 // The crate's documentation is for the people who work on it, built with every private item
@@ -25,4 +25,5 @@ pub mod pack;
 mod repo;
 pub mod report;
 pub mod rules;
+pub mod secrets;
 mod server;

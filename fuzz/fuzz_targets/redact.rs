@@ -3,7 +3,7 @@
 //! finds, and the matches are in order, apart, inside the text and on character boundaries.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use hippo_packs::model::redact;
+use hippo_packs::secrets as redact;
 use std::sync::LazyLock;
 
 static REFERENCE: LazyLock<AhoCorasick> = LazyLock::new(|| {

@@ -67,7 +67,7 @@ fn secrets(base: &Base, packs: &[String]) -> Result<Vec<(String, Diagnostic)>, S
             continue;
         };
         let head = base.read_head(&a.path, ONE_FILE_LIMIT).unwrap_or_default();
-        let fresh: Vec<&'static str> = crate::model::redact::matches_bytes(&a.bytes)
+        let fresh: Vec<&'static str> = crate::secrets::matches_bytes(&a.bytes)
             .into_iter()
             .filter(|m| {
                 let text = a.bytes[m.span.start..m.span.end].to_vec();

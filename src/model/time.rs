@@ -1,4 +1,10 @@
-//! RFC 3339 timestamps, without a date-time dependency: `2026-11-01T10:00:00.000Z`.
+//! RFC 3339 timestamps: `2026-11-01T10:00:00.000Z`, read as section 5.6's `date-time` grammar
+//! reads them. chrono is a dependency (`ci`'s clock), but its `parse_from_rfc3339` also reads
+//! what that grammar does not: a space between the date and the time, and U+2212 MINUS SIGN
+//! before the offset. A transcript's timestamp is one of hippo's, which writes the grammar's
+//! form; reading the others would change which turns the transcript rules can date, so this
+//! file keeps the grammar's reading (the test `chrono_reads_more_than_the_grammar` holds the
+//! reason true).
 
 /// Nanoseconds since 1970-01-01T00:00:00Z of an RFC 3339 `date-time`
 /// (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case), or `None`
@@ -147,6 +153,24 @@ mod tests {
         let b = parse_rfc3339("2026-11-02T11:03:00.000Z").unwrap();
         assert_eq!(hours_minutes(b - a), "25h 03m");
         assert!(parse_rfc3339("2024-02-29T00:00:00z").is_some(), "leap day");
+    }
+
+    /// Why the hand-written reading stays: chrono's reads two forms the grammar does not.
+    #[test]
+    fn chrono_reads_more_than_the_grammar() {
+        for wider in ["2026-11-01 10:00:00Z", "2026-11-01T10:00:00\u{2212}01:00"] {
+            assert!(
+                chrono::DateTime::parse_from_rfc3339(wider).is_ok(),
+                "chrono reads {wider:?}"
+            );
+            assert_eq!(parse_rfc3339(wider), None, "{wider:?} is not a date-time");
+        }
+        // control: both read the grammar's form to the same instant
+        let same = "2026-11-01T10:00:00.5-01:00";
+        let chrono = chrono::DateTime::parse_from_rfc3339(same).expect("a date-time");
+        let nanos = i128::from(chrono.timestamp()) * 1_000_000_000
+            + i128::from(chrono.timestamp_subsec_nanos());
+        assert_eq!(parse_rfc3339(same), Some(nanos));
     }
 
     #[test]

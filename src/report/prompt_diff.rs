@@ -48,7 +48,7 @@ fn prompts(r: Option<&PackReport>) -> BTreeMap<(String, String), String> {
 fn shown(text: &str) -> String {
     let mut masked = String::with_capacity(text.len());
     let mut at = 0;
-    for m in crate::model::redact::matches_bytes(text.as_bytes()) {
+    for m in crate::secrets::matches_bytes(text.as_bytes()) {
         let (Some(before), Some(secret)) = (
             text.get(at..m.span.start),
             text.get(m.span.start..m.span.end),

@@ -19,8 +19,8 @@ use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
 use crate::model::decode::{Format, View, css_urls};
 use crate::model::markdown::Markdown;
-use crate::pack::place::{Place, place};
-use crate::pack::{PackFile, PackKind};
+use crate::pack::PackFile;
+use crate::pack::place::Place;
 use std::sync::LazyLock;
 
 declare_rules! {
@@ -45,7 +45,7 @@ declare_rules! {
     ///
     /// How to fix: Reword the text, even when you are quoting it as a thing to reject: describe the
     /// kind of instruction instead of writing it.
-    pub(crate) static INJECTION_PHRASE = "injection-phrase", Warning, Medium, security_severity = "7.0";
+    pub(crate) static INJECTION_PHRASE = "injection-phrase", Warning, Medium, rank = 580, security_severity = "7.0";
 
     /// A URL in a file other than the README or licence
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     /// at the first URL.
     ///
     /// How to fix: Remove the link; put references for people in README.md.
-    pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
+    pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, rank = 590, security_severity = "3.0";
 
     /// A placeholder inside a URL in a prompt
     ///
@@ -69,7 +69,7 @@ declare_rules! {
     /// host. Reported once per file, at the first.
     ///
     /// How to fix: Remove the URL; a prompt needs no link.
-    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
+    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, rank = 600, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
 
     /// Text shaped like a shell command
     ///
@@ -82,7 +82,7 @@ declare_rules! {
     /// once per file and distinct text, at its first occurrence.
     ///
     /// How to fix: Describe the command in words instead of writing it.
-    pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
+    pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, rank = 610, security_severity = "6.0";
 
     /// A long run of encoded-looking characters
     ///
@@ -91,7 +91,7 @@ declare_rules! {
     /// it. Reported once per file, at the first run, with its length.
     ///
     /// How to fix: Remove the run, or write what it encodes in plain words.
-    pub(crate) static ENCODED_RUN = "encoded-run", Warning, Medium, security_severity = "5.0";
+    pub(crate) static ENCODED_RUN = "encoded-run", Warning, Medium, rank = 620, security_severity = "5.0";
 }
 
 /// The shortest run of `[A-Za-z0-9+/=]` reported.
@@ -271,8 +271,9 @@ pub(crate) fn check(
     docs: &crate::model::Documents<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    for (i, f) in pack.files().iter().enumerate() {
-        check_file(f, None, docs.view(i), docs.markdown(i), out);
+    for (i, (f, at)) in pack.files_placed().enumerate() {
+        let at = at.map(|(place, _)| place);
+        check_file(f, at, None, docs.view(i), docs.markdown(i), out);
     }
 }
 
@@ -283,7 +284,7 @@ struct Located {
     message: String,
 }
 
-/// The content findings of one file. `text` is the text walk over its bytes when the file was
+/// The content findings of one file; `place`: where it stands in a pass pack. `text` is the text walk over its bytes when the file was
 /// read whole: a file of plain ASCII in which it found no hidden character folds to itself, so
 /// it is searched as it is, without a second look at each byte for folding. `view` is its
 /// decoded text when it has one: then that is what is folded and judged, each finding mapped
@@ -291,6 +292,7 @@ struct Located {
 /// Markdown file: its rendered text is judged too, and its table-cell delimiters are no pipes.
 pub(crate) fn check_file(
     f: &PackFile,
+    place: Option<Place>,
     text: Option<&TextScan>,
     view: Option<&View>,
     md: Option<&Markdown>,
@@ -322,7 +324,6 @@ pub(crate) fn check_file(
         if let Some(md) = md {
             reader::rendered_findings(hay, md, &mut found);
         }
-        let place = place(PackKind::Pass, &f.path).map(|p| p.0);
         if matches!(place, Some(Place::Prompt | Place::Persona)) {
             reader::marker_findings(hay, searched, folded.as_ref(), &mut found);
         }
@@ -394,7 +395,7 @@ fn url_occurrences(hay: &[u8], view: Option<&View>, css: bool) -> Vec<Occurrence
             let m = &hay[m.start()..end];
             let start = end - m.len();
             let text = String::from_utf8_lossy(m);
-            let masked = crate::model::redact::redact(&text).text.into_owned();
+            let masked = crate::secrets::redact(&text).text.into_owned();
             (raw(Span::new(start, end)), masked)
         })
         .collect();

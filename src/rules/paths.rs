@@ -17,7 +17,7 @@ declare_rules! {
     /// archive format a pack travels through.
     ///
     /// How to fix: Shorten the path: fewer folders, shorter names.
-    pub(crate) static PATH_SHAPE = "path-shape", Error, VeryHigh;
+    pub(crate) static PATH_SHAPE = "path-shape", Error, VeryHigh, rank = 80;
 
     /// A path component with a character or shape the rules do not allow
     ///
@@ -30,7 +30,7 @@ declare_rules! {
     /// filler) is that warning instead.
     ///
     /// How to fix: Rename the file or folder.
-    pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh;
+    pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh, rank = 90;
 
     /// A pass, prompt, persona, case or transcript name that breaks the name rule
     ///
@@ -38,7 +38,7 @@ declare_rules! {
     /// letters and digits joined by single dashes, because hippo uses them as identifiers.
     ///
     /// How to fix: Rename it in lowercase letters, digits and single dashes, such as decision-log.
-    pub(crate) static NAME_RULE = "name-rule", Error, VeryHigh;
+    pub(crate) static NAME_RULE = "name-rule", Error, VeryHigh, rank = 100;
 
     /// A file or folder name that is not UTF-8
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     /// faithfully. It is shown with U+FFFD where its bytes are invalid.
     ///
     /// How to fix: Rename it with a UTF-8 name.
-    pub(crate) static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh;
+    pub(crate) static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh, rank = 110;
 
     /// Two paths that differ only in case
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     /// the full folding, so Straße and Strasse stay two names.
     ///
     /// How to fix: Rename or delete one of the two.
-    pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh;
+    pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh, rank = 120;
 }
 
 /// Why a path component breaks the rule, if it does.
@@ -186,7 +186,9 @@ fn shown(c: char) -> String {
 }
 
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    let mut seen: std::collections::HashMap<String, &str> = Default::default();
+    // Room for every entry's key at once: the map never grows while it is filled.
+    let mut seen: std::collections::HashMap<String, &str> =
+        std::collections::HashMap::with_capacity(pack.entries.len());
     for e in &pack.entries {
         if !e.utf8 {
             out.push(Diagnostic::file(
@@ -196,12 +198,12 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         }
-        let parts: Vec<&str> = e.path.split('/').collect();
-        if parts.len() > 6 {
+        let components = memchr::memchr_iter(b'/', e.path.as_bytes()).count() + 1;
+        if components > 6 {
             out.push(Diagnostic::file(
                 &PATH_SHAPE,
                 &e.path,
-                format!("{} components, over the limit of 6", parts.len()),
+                format!("{components} components, over the limit of 6"),
             ));
         } else if e.path.len() > 200 {
             out.push(Diagnostic::file(
@@ -211,7 +213,7 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             ));
         }
         // Only the entry's own (last) component: its parents were checked as entries.
-        let last = parts.last().copied().unwrap_or("");
+        let last = e.path.rsplit('/').next().unwrap_or("");
         if let Some(why) = component_problem(last) {
             out.push(Diagnostic::file(
                 &PATH_COMPONENT,
@@ -219,26 +221,35 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 format!("the name {why}"),
             ));
         } else {
-            name_rule(pack, e, &parts, out);
+            name_rule(pack, e, out);
         }
-        out.extend(ignorable_in_name(&e.path, last));
-        let lower = collision_key(&e.path);
-        match seen.get(&lower) {
-            Some(other) => out.push(
-                Diagnostic::file(&CASE_COLLISION, &e.path, collision_message(&e.path, other))
-                    .pointing_at(None, None),
+        if !last.is_ascii() {
+            out.extend(ignorable_in_name(&e.path, last));
+        }
+        match seen.entry(collision_key(&e.path)) {
+            std::collections::hash_map::Entry::Occupied(other) => out.push(
+                Diagnostic::file(
+                    &CASE_COLLISION,
+                    &e.path,
+                    collision_message(&e.path, other.get()),
+                )
+                .pointing_at(None, None),
             ),
-            None => {
-                seen.insert(lower, &e.path);
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(&e.path);
             }
         }
     }
 }
 
-fn name_rule(pack: &Pack, e: &crate::pack::Entry, parts: &[&str], out: &mut Vec<Diagnostic>) {
-    let name = match (&e.kind, parts) {
-        (EntryKind::Dir { .. }, ["tests", case]) => Some(*case),
-        (EntryKind::File, _) => match place(pack.kind, &e.path) {
+fn name_rule(pack: &Pack, e: &crate::pack::Entry, out: &mut Vec<Diagnostic>) {
+    let name = match &e.kind {
+        // A case folder: `tests/<case>`.
+        EntryKind::Dir { .. } => e
+            .path
+            .strip_prefix("tests/")
+            .filter(|case| !case.contains('/')),
+        EntryKind::File => match place(pack.kind, &e.path) {
             Some((Place::Case, _)) => None, // the case folder is checked as a folder
             Some((_, Some(n))) => Some(n),
             _ => None,
@@ -278,6 +289,14 @@ mod tests {
         }
         // control: the full look does find problems among them
         assert!(names.iter().filter(|n| full_problem(n).is_some()).count() > 100);
+    }
+
+    #[test]
+    fn no_ascii_character_is_ignorable() {
+        // `check` asks a name for ignorable characters only when it is not all ASCII.
+        assert!((0..128u8).all(|b| !is_ignorable(char::from(b))));
+        // Control: a Hangul filler is one.
+        assert!(is_ignorable('\u{3164}'));
     }
 
     #[test]

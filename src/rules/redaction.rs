@@ -1,6 +1,6 @@
 //! Redaction: a file that hippo's secret redaction would change (docs/redaction.md).
 //!
-//! The detectors live in [`crate::model::redact`]; this rule asks them for every match of every
+//! The detectors live in [`crate::secrets`]; this rule asks them for every match of every
 //! file. Under `tests/` the file is an error (the case would not mean the same once indexed);
 //! elsewhere a warning. One finding per file, at its first match, printed without a position
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`), carrying every secret
@@ -23,13 +23,13 @@ declare_rules! {
     /// or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).
     /// If the key was ever committed, revoke it with its provider: it stays in the repository's
     /// history after the file is fixed.
-    pub(crate) static REDACTION = "redaction", Error, High, security_severity = "7.5";
+    pub(crate) static REDACTION = "redaction", Error, High, rank = 630, error_rank = 175, security_severity = "7.5";
 }
 
 /// The kinds a finding's message names, one a line (`<kind>  <family>  <what it matches>`), for
 /// `hippo-packs rules redaction`.
 pub(crate) fn kinds_text() -> String {
-    let kinds = crate::model::redact::kinds();
+    let kinds = crate::secrets::kinds();
     let id = kinds.iter().map(|k| k.id.len()).max().unwrap_or(0);
     let family = kinds.iter().map(|k| k.family.len()).max().unwrap_or(0);
     let mut out = String::from("Kinds (the name in parentheses; docs/redaction.md):\n");
@@ -66,7 +66,7 @@ pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagno
         return Masks::new();
     }
     let hay = view.map_or(f.bytes.as_slice(), |v| v.text.as_bytes());
-    let matches = crate::model::redact::matches_bytes(hay);
+    let matches = crate::secrets::matches_bytes(hay);
     let Some(first) = matches.first() else {
         return Masks::new();
     };

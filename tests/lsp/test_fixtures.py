@@ -11,6 +11,7 @@ import shlex
 import shutil
 import subprocess
 import json
+import tomllib
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -25,9 +26,26 @@ def variants():
     return sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
 
 
+def build_setup(variant: pathlib.Path, tmp: pathlib.Path):
+    """A variant written as the good pack plus its changes (`setup.toml`, `changes/`), made as
+    tests/fixtures.rs makes it: `tmp/pack` is the base pack less the removed paths, with the
+    changed files laid over it."""
+    setup = tomllib.loads((variant / "setup.toml").read_text())
+    pack = tmp / "pack"
+    shutil.copytree(PACKS / setup["base"], pack, symlinks=True)
+    for rel in setup.get("remove", []):
+        at = pack / rel
+        shutil.rmtree(at) if at.is_dir() else at.unlink()
+    shutil.rmtree(tmp / "changes", ignore_errors=True)
+    if (variant / "changes").is_dir():
+        shutil.copytree(variant / "changes", pack, symlinks=True, dirs_exist_ok=True)
+
+
 def prepare(variant: pathlib.Path, tmp: pathlib.Path):
     """The variant made in `tmp`; its pack folders and the `check` arguments that read them."""
     shutil.copytree(variant, tmp, symlinks=True, dirs_exist_ok=True)
+    if (variant / "setup.toml").exists():
+        build_setup(variant, tmp)
     if (tmp / "setup").exists():
         subprocess.run(["bash", "setup"], cwd=tmp, env={**os.environ, "BASE": str(PACKS)}, check=True)
     args = (variant / "args").read_text().split() if (variant / "args").exists() else ["check", "pack"]

@@ -1,7 +1,7 @@
 //! Each rule's examples, taken from its fixtures: the first `bad*` variant (a pack that fires
 //! the rule) and the first `good*` one (the nearest pack that does not), each as what it
-//! changes in the page's good pack (its `setup` lines, or the lines its `pack/` folder changes)
-//! and the text output it gives. The binary carries them in `examples.txt`, generated from
+//! changes in the page's good pack (its `setup` lines, or the lines its `changes/` or `pack/`
+//! folder changes) and the text output it gives. The binary carries them in `examples.txt`, generated from
 //! tests/fixtures/ by the unit test below and reviewed as docs/rules.md is
 //! (docs/architecture.md, "Expected outputs are reviewed").
 
@@ -83,7 +83,9 @@ mod generate {
     }
 
     /// What the variant does to the page's good pack: its setup's lines (but the copy of the
-    /// pack; a copy into a folder of packs is shown), or the lines of its pack/ that differ from the good pack's.
+    /// pack; a copy into a folder of packs is shown), or the lines of its `changes/` (the files
+    /// its `setup.toml` lays over the good pack) or of its `pack/` that differ from the good
+    /// pack's. A removed file is one its case does not need, not its change.
     fn change(dir: &Path, base: &Path) -> String {
         if let Ok(setup) = std::fs::read_to_string(dir.join("setup")) {
             let lines = setup
@@ -95,7 +97,10 @@ mod generate {
             return cut(lines);
         }
         let mut lines = Vec::new();
-        let pack = dir.join("pack");
+        let pack = match dir.join("changes") {
+            changes if changes.is_dir() => changes,
+            _ => dir.join("pack"),
+        };
         let mut files = Vec::new();
         walk(&pack, &pack, &mut files);
         files.sort();
