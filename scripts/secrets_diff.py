@@ -257,6 +257,9 @@ def main():
     if a.self_test:
         self_test()
         return
+    # run() works in a temporary folder: the files named are taken from here
+    a.minimums = a.minimums and Path(a.minimums).resolve()
+    a.write_minimums = a.write_minimums and Path(a.write_minimums).resolve()
     now = OrderedDict()
     run(a, now)
     if a.write_minimums:
