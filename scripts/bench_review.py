@@ -164,7 +164,7 @@ def seen(way, summary):
     if way == "review":
         return "review&#58; base" in summary and "What the model receives" in summary
     if way == "no-base":
-        return "no base to review against" in summary and "What the model receives" not in summary
+        return "no base to review against" in summary and "review&#58; base " not in summary
     return True
 
 

@@ -2,7 +2,8 @@
 //! real binary, twice: as written and with `--format json`. Each variant is a test of its own
 //! named `<rule-id>/<variant>` (libtest-mimic; `harness = false`), so
 //! `cargo test --test fixtures persona-role/` runs that rule's cases and
-//! `cargo test --test fixtures -- --exact persona-role/bad` one of them.
+//! `cargo test --test fixtures -- --exact persona-role/bad` one of them (one filter at a time:
+//! libtest-mimic takes one; `_` runs the checks and controls, whose names alone hold one).
 //!
 //! A variant holds `pack/`, or makes it in a temporary copy of the variant before the command:
 //! - `setup.toml` and `changes/`: the page's good pack (`tests/packs/<base>`) less the paths
@@ -345,8 +346,9 @@ fn says_what_it_nears(variant: &str, setup: &str) -> bool {
         || setup.lines().any(|l| l.starts_with("# nears"))
 }
 
-/// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*`, and
-/// every `good*` setup says what it nears (that every rule has a bad and a good variant is
+/// Every fixture folder names a rule of the catalogue, every variant is `bad*` or `good*` and
+/// has one way to make its pack (`fixture_setup::layout_problem`), and every `good*` setup says
+/// what it nears (that every rule has a bad and a good variant is
 /// tests/it/docs.rs's `every_rule_has_every_part`).
 fn every_fixture_folder_names_a_rule() {
     assert!(
@@ -366,6 +368,9 @@ fn every_fixture_folder_names_a_rule() {
                 name.starts_with("bad") || name.starts_with("good"),
                 "{id}/{name}"
             );
+            if let Some(problem) = fixture_setup::layout_problem(&v) {
+                panic!("{id}/{name}: {problem}");
+            }
             let setup = ["setup", fixture_setup::FILE]
                 .map(|f| std::fs::read_to_string(v.join(f)).unwrap_or_default())
                 .concat();

@@ -352,6 +352,10 @@ mod tests {
         "file-count",
         Severity::Error,
         crate::core::Precision::High,
+        crate::core::Rank {
+            rank: 10,
+            as_error: None,
+        },
         None,
         &[],
         crate::core::Origin {

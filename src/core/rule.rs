@@ -39,6 +39,8 @@ pub struct Rule {
     pub id: &'static str,
     pub(crate) severity: Severity,
     pub(crate) precision: Precision,
+    /// Where the rule's findings sort and the catalogue lists it.
+    rank: Rank,
     /// SARIF `security-severity` for security rules ("0.1" to "10.0").
     pub security_severity: Option<&'static str>,
     /// The lines of the rule's doc comment, as the compiler hands them over.
@@ -54,6 +56,19 @@ struct Texts {
     summary: String,
     description: String,
     help: String,
+}
+
+/// Where a rule's findings sort among the findings of one severity and one file, and where the
+/// catalogue lists the rule (docs/ordering.md); declared with the rule (`rank = 40` in
+/// `declare_rules!`), unique across the catalogue.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rank {
+    /// The rank.
+    pub(crate) rank: u16,
+    /// Where the rule's findings sort when they are errors, when that differs from `rank`
+    /// (`error_rank = 175`: redaction is an error under tests/ and sorts with the sizes there).
+    pub(crate) as_error: Option<u16>,
 }
 
 /// Where a rule is declared and where it is reported; built by `declare_rules!`.
@@ -81,6 +96,7 @@ impl Rule {
         id: &'static str,
         severity: Severity,
         precision: Precision,
+        rank: Rank,
         security_severity: Option<&'static str>,
         docs: &'static [&'static str],
         origin: Origin,
@@ -89,10 +105,26 @@ impl Rule {
             id,
             severity,
             precision,
+            rank,
             security_severity,
             docs,
             origin,
             texts: OnceLock::new(),
+        }
+    }
+
+    /// The rule's rank: the catalogue's order, and the findings' order among those of one
+    /// severity and one file.
+    pub(crate) fn rank(&self) -> u16 {
+        self.rank.rank
+    }
+
+    /// Where a finding of the rule at `severity` sorts: its error rank when it is an error and
+    /// the rule declares one, else its rank.
+    pub(crate) fn rank_as(&self, severity: Severity) -> u16 {
+        match (severity, self.rank.as_error) {
+            (Severity::Error, Some(rank)) => rank,
+            _ => self.rank.rank,
         }
     }
 

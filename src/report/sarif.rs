@@ -175,7 +175,7 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
     let region = &d.region;
     SarifResult {
         rule_id: d.rule.id,
-        rule_index: rules::rank(d.rule),
+        rule_index: rules::index(d.rule),
         level: level(d.severity),
         message: Text {
             text: match &d.hint {

@@ -27,7 +27,7 @@ declare_rules! {
     /// U+201C LEFT DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub(crate) static CASE_SYNTAX = "case-syntax", Error, VeryHigh;
+    pub(crate) static CASE_SYNTAX = "case-syntax", Error, VeryHigh, rank = 400;
 
     /// A case.toml key the table of hippo's page "Writing a pack" does not define
     ///
@@ -38,7 +38,7 @@ declare_rules! {
     /// the test would silently ignore it.
     ///
     /// How to fix: Delete the key, or correct its spelling.
-    pub(crate) static CASE_UNKNOWN_KEY = "case-unknown-key", Error, VeryHigh;
+    pub(crate) static CASE_UNKNOWN_KEY = "case-unknown-key", Error, VeryHigh, rank = 410;
 
     /// A case.toml without a key it needs
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     /// each [[expect.note]] a path.
     ///
     /// How to fix: Add the key; the example case on hippo's page "Writing a pack" shows every one.
-    pub(crate) static CASE_MISSING_KEY = "case-missing-key", Error, VeryHigh;
+    pub(crate) static CASE_MISSING_KEY = "case-missing-key", Error, VeryHigh, rank = 420;
 
     /// A case.toml value that breaks its rule
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest one (`did you mean `decision-log`?` for a pass, `did you mean `reject`?`).
-    pub(crate) static CASE_VALUE = "case-value", Error, VeryHigh;
+    pub(crate) static CASE_VALUE = "case-value", Error, VeryHigh, rank = 430;
 
     /// A note a case names that is not one of its notes
     ///
@@ -67,7 +67,7 @@ declare_rules! {
     ///
     /// How to fix: Write the path as notes/<path>.md and add the note under tests/<case>/notes/, or
     /// fix the name.
-    pub(crate) static CASE_NOTE = "case-note", Error, VeryHigh;
+    pub(crate) static CASE_NOTE = "case-note", Error, VeryHigh, rank = 440;
 }
 
 static DOCUMENT: Document = Document {

@@ -12,5 +12,5 @@ declare_rules! {
     /// file could concern (not with --case).
     ///
     /// How to fix: Delete the [[allow]] entry, or correct its rule, path or text.
-    pub(crate) static UNUSED_ALLOWANCE = "unused-allowance", Warning, VeryHigh, reported_in = "src/allow.rs";
+    pub(crate) static UNUSED_ALLOWANCE = "unused-allowance", Warning, VeryHigh, rank = 650, reported_in = "src/allow.rs";
 }

@@ -45,7 +45,7 @@ declare_rules! {
     ///
     /// How to fix: Reword the text, even when you are quoting it as a thing to reject: describe the
     /// kind of instruction instead of writing it.
-    pub(crate) static INJECTION_PHRASE = "injection-phrase", Warning, Medium, security_severity = "7.0";
+    pub(crate) static INJECTION_PHRASE = "injection-phrase", Warning, Medium, rank = 580, security_severity = "7.0";
 
     /// A URL in a file other than the README or licence
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     /// at the first URL.
     ///
     /// How to fix: Remove the link; put references for people in README.md.
-    pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, security_severity = "3.0";
+    pub(crate) static URL_OUTSIDE_README = "url-outside-readme", Warning, High, rank = 590, security_severity = "3.0";
 
     /// A placeholder inside a URL in a prompt
     ///
@@ -69,7 +69,7 @@ declare_rules! {
     /// host. Reported once per file, at the first.
     ///
     /// How to fix: Remove the URL; a prompt needs no link.
-    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
+    pub(crate) static URL_PLACEHOLDER = "url-placeholder", Warning, High, rank = 600, security_severity = "6.5", reported_in = "src/rules/content/reader.rs";
 
     /// Text shaped like a shell command
     ///
@@ -82,7 +82,7 @@ declare_rules! {
     /// once per file and distinct text, at its first occurrence.
     ///
     /// How to fix: Describe the command in words instead of writing it.
-    pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, security_severity = "6.0";
+    pub(crate) static SHELL_TEXT = "shell-text", Warning, Medium, rank = 610, security_severity = "6.0";
 
     /// A long run of encoded-looking characters
     ///
@@ -91,7 +91,7 @@ declare_rules! {
     /// it. Reported once per file, at the first run, with its length.
     ///
     /// How to fix: Remove the run, or write what it encodes in plain words.
-    pub(crate) static ENCODED_RUN = "encoded-run", Warning, Medium, security_severity = "5.0";
+    pub(crate) static ENCODED_RUN = "encoded-run", Warning, Medium, rank = 620, security_severity = "5.0";
 }
 
 /// The shortest run of `[A-Za-z0-9+/=]` reported.

@@ -3,13 +3,15 @@
 //! the macro belongs here, to the layer whose modules use it.
 
 /// Declares the rules of one family, each once: its doc comment is its documentation, then
-/// `static NAME = "id", Severity, Precision`, optionally `, security_severity = "5.0"`, and
-/// `, reported_in = "src/allow.rs"` when another file than the family's reports the findings,
-/// and `, cases = "tests/it/ci_registry.rs"` when the fixture harness cannot express the rule's
-/// cases and that test file holds them (its `bad_<id>` and `good_<id>` tests).
-/// The family is the module the block is written in; the block also defines the module's
-/// `RULES`, in the order written (the catalogue's order within the family), or the list named
-/// by a first line `list NAME;` (a family whose rules sit in two places of the catalogue).
+/// `static NAME = "id", Severity, Precision, rank = N` (where the rule's findings sort among
+/// those of one severity and one file, and where the catalogue lists it: docs/ordering.md; no
+/// two rules share a rank), optionally `, error_rank = N` (where its findings sort when they are
+/// errors, if that differs: a rule that is an error in one place and a warning in another),
+/// `, security_severity = "5.0"`, `, reported_in = "src/allow.rs"` when another file than the
+/// family's reports the findings, and `, cases = "tests/it/ci_registry.rs"` when the fixture
+/// harness cannot express the rule's cases and that test file holds them (its `bad_<id>` and
+/// `good_<id>` tests). The family is the module the block is written in; the block also
+/// defines the module's `RULES`, in the order written.
 ///
 /// ```ignore
 /// declare_rules! {
@@ -18,16 +20,17 @@
 ///     /// A link can point outside the pack.
 ///     ///
 ///     /// How to fix: Replace the link with the file itself, or delete it.
-///     pub static SYMBOLIC_LINK = "symbolic-link", Error, VeryHigh, security_severity = "5.0";
+///     pub static SYMBOLIC_LINK = "symbolic-link", Error, VeryHigh, rank = 40, security_severity = "5.0";
 /// }
 /// ```
 macro_rules! declare_rules {
     (@option) => { None };
     (@option $s:literal) => { Some($s) };
-    (list $list:ident; $($rest:tt)+) => { $crate::rules::declare::declare_rules!(@rules $list; $($rest)+); };
-    (@rules $list:ident; $(
+    ($(
         $(#[doc = $doc:expr])+
-        $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident
+        $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident,
+            rank = $rank:literal
+            $(, error_rank = $error_rank:literal)?
             $(, security_severity = $security:literal)?
             $(, reported_in = $reported:literal)?
             $(, cases = $cases:literal)?;
@@ -41,6 +44,10 @@ macro_rules! declare_rules {
                 $id,
                 $crate::core::Severity::$severity,
                 $crate::core::Precision::$precision,
+                $crate::core::Rank {
+                    rank: $rank,
+                    as_error: $crate::rules::declare::declare_rules!(@option $($error_rank)?),
+                },
                 $crate::rules::declare::declare_rules!(@option $($security)?),
                 &[$($doc),+],
                 $crate::core::Origin {
@@ -52,10 +59,9 @@ macro_rules! declare_rules {
                 },
             );
         )+
-        /// Rules of this family, in catalogue order.
-        pub(crate) static $list: &[&$crate::core::Rule] = &[$(&$name),+];
+        /// Rules of this family, in the order written.
+        pub(crate) static RULES: &[&$crate::core::Rule] = &[$(&$name),+];
     };
-    ($($rest:tt)+) => { $crate::rules::declare::declare_rules!(@rules RULES; $($rest)+); };
 }
 pub(crate) use declare_rules;
 
@@ -75,35 +81,37 @@ mod tests {
             ///
             /// How to fix: Do
             /// this.
-            pub(crate) static ONE = "one-rule", Warning, Medium, security_severity = "5.0";
+            pub(crate) static ONE = "one-rule", Warning, Medium, rank = 10, security_severity = "5.0";
 
             #[doc = concat!("Built ", "by a macro")]
             #[doc = ""]
             #[doc = "Why."]
             #[doc = ""]
             #[doc = "How to fix: Fix."]
-            pub(crate) static TWO = "two-rule", Error, VeryHigh;
+            pub(crate) static TWO = "two-rule", Error, VeryHigh, rank = 20;
         }
     }
 
     mod family_y {
         crate::rules::declare::declare_rules! {
-            list LATER;
-
-            /// Listed apart
+            /// An error here, a warning there
             ///
             /// Why.
             ///
             /// How to fix: Fix.
-            pub(crate) static THREE = "three-rule", Warning, Medium;
+            pub(crate) static THREE = "three-rule", Error, Medium, rank = 30, error_rank = 5;
         }
     }
 
     #[test]
-    fn a_named_list_holds_its_rules() {
-        assert_eq!(family_y::LATER, [&family_y::THREE]);
+    fn a_rule_may_sort_elsewhere_as_an_error() {
+        assert_eq!(family_y::RULES, [&family_y::THREE]);
         assert_eq!(family_y::THREE.family(), "family_y");
         assert_eq!(family_y::THREE.precision, Precision::Medium);
+        assert_eq!(family_y::THREE.rank(), 30);
+        assert_eq!(family_y::THREE.rank_as(Severity::Warning), 30);
+        assert_eq!(family_y::THREE.rank_as(Severity::Error), 5);
+        assert_eq!(family_x::ONE.rank_as(Severity::Error), 10);
     }
 
     #[test]

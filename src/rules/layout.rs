@@ -18,7 +18,7 @@ declare_rules! {
     /// looking at it.
     ///
     /// How to fix: Delete the file, or move it to the path the layout gives for what it is.
-    pub(crate) static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FILE = "unexpected-file", Error, VeryHigh, rank = 10;
 
     /// A folder no allowed path can live in
     ///
@@ -26,7 +26,7 @@ declare_rules! {
     /// not descended into, so a large vendored tree costs nothing.
     ///
     /// How to fix: Delete the folder; a pack is only the files the layout lists.
-    pub(crate) static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh;
+    pub(crate) static UNEXPECTED_FOLDER = "unexpected-folder", Error, VeryHigh, rank = 20;
 
     /// A required file is missing
     ///
@@ -35,7 +35,7 @@ declare_rules! {
     /// theme.json.
     ///
     /// How to fix: Add the file the message names.
-    pub(crate) static MISSING_FILE = "missing-file", Error, VeryHigh;
+    pub(crate) static MISSING_FILE = "missing-file", Error, VeryHigh, rank = 30;
 
     /// A symbolic link in the pack
     ///
@@ -43,7 +43,7 @@ declare_rules! {
     /// every machine. hippo-packs never follows one.
     ///
     /// How to fix: Replace the link with the file itself, or delete it.
-    pub static SYMBOLIC_LINK = "symbolic-link", Error, VeryHigh, security_severity = "5.0";
+    pub static SYMBOLIC_LINK = "symbolic-link", Error, VeryHigh, rank = 40, security_severity = "5.0";
 
     /// An entry that is neither a regular file nor a folder
     ///
@@ -51,7 +51,7 @@ declare_rules! {
     /// no place in a pack.
     ///
     /// How to fix: Delete the entry.
-    pub static SPECIAL_FILE = "special-file", Error, VeryHigh;
+    pub static SPECIAL_FILE = "special-file", Error, VeryHigh, rank = 50;
 
     /// An entry that cannot be read
     ///
@@ -59,7 +59,7 @@ declare_rules! {
     /// be read cannot be checked, so it is an error.
     ///
     /// How to fix: Make the entry readable, or delete it.
-    pub(crate) static UNREADABLE = "unreadable", Error, VeryHigh;
+    pub(crate) static UNREADABLE = "unreadable", Error, VeryHigh, rank = 60;
 
     /// A Git LFS pointer instead of the file
     ///
@@ -71,7 +71,7 @@ declare_rules! {
     ///
     /// How to fix: Run `git lfs pull` before checking, or do not track pack files with Git LFS
     /// (a pack's files are small text).
-    pub(crate) static LFS_POINTER = "lfs-pointer", Error, VeryHigh;
+    pub(crate) static LFS_POINTER = "lfs-pointer", Error, VeryHigh, rank = 70;
 }
 
 /// The walk's own problems as findings, in walk order: unreadable entries, the entry limit.

@@ -22,7 +22,7 @@ declare_rules! {
     /// DOUBLE QUOTATION MARK: use a straight quote ").
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub(crate) static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh;
+    pub(crate) static MANIFEST_SYNTAX = "manifest-syntax", Error, VeryHigh, rank = 200;
 
     /// pack.toml has a key the manifest does not define
     ///
@@ -31,7 +31,7 @@ declare_rules! {
     /// in serde's wording, listing the keys read after protocol and kind.
     ///
     /// How to fix: Delete the key, or correct its spelling.
-    pub(crate) static MANIFEST_UNKNOWN_KEY = "manifest-unknown-key", Error, VeryHigh;
+    pub(crate) static MANIFEST_UNKNOWN_KEY = "manifest-unknown-key", Error, VeryHigh, rank = 210;
 
     /// pack.toml lacks a required key
     ///
@@ -39,7 +39,7 @@ declare_rules! {
     ///
     /// How to fix: Add the key; the example manifest on hippo's page "Writing a pack" shows every
     /// one.
-    pub(crate) static MANIFEST_MISSING_KEY = "manifest-missing-key", Error, VeryHigh;
+    pub(crate) static MANIFEST_MISSING_KEY = "manifest-missing-key", Error, VeryHigh, rank = 220;
 
     /// A pack.toml value that breaks its rule
     ///
@@ -53,7 +53,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest valid value (`did you mean `1.0.0`?`).
-    pub(crate) static MANIFEST_VALUE = "manifest-value", Error, VeryHigh;
+    pub(crate) static MANIFEST_VALUE = "manifest-value", Error, VeryHigh, rank = 230;
 
     /// A name or description that mixes Latin letters with Cyrillic or Greek look-alikes
     ///
@@ -65,7 +65,7 @@ declare_rules! {
     /// and Japanese, Chinese or Korean beside Latin (山田さくら, Git으로), are not this warning.
     ///
     /// How to fix: Write the word in one script: retype the look-alike letter as the Latin one.
-    pub(crate) static MIXED_SCRIPT = "mixed-script", Warning, High, security_severity = "5.0";
+    pub(crate) static MIXED_SCRIPT = "mixed-script", Warning, High, rank = 240, security_severity = "5.0";
 }
 
 const PATH: &str = "pack.toml";

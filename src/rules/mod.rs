@@ -3,11 +3,12 @@
 //! Each family is one module, `src/rules/<family>.rs`: one `declare_rules!` block declares its
 //! rules (id, severity, precision; the doc comment is the rule's documentation; the family is
 //! the module's name) beside the logic that reports them, and defines the module's `RULES`.
-//! [`catalogue`] lists the families once, in the order of checks of hippo's page "Writing a
-//! pack" (docs/ordering.md); `hippo-packs rules`, the SARIF rule table and docs/rules.md all read
-//! it.
+//! Each rule's declaration gives its rank, which orders the findings and the catalogue:
+//! [`catalogue`] lists the families once and sorts their rules by rank, in the order of checks of
+//! hippo's page "Writing a pack" (docs/ordering.md); `hippo-packs rules`, the SARIF rule table
+//! and docs/rules.md all read it.
 
-use crate::core::{Diagnostic, LineIndex, Severity, fingerprint};
+use crate::core::{Diagnostic, LineIndex, fingerprint};
 use crate::model::Documents;
 use crate::pack::{Pack, PackKind};
 
@@ -36,15 +37,14 @@ pub(crate) mod yaml;
 
 pub(crate) use crate::core::Rule;
 
-/// Every rule, in catalogue order (docs/ordering.md): the page's order of checks (layout,
-/// paths, text, sizes, manifest, pass files, prompts, personas, cases, front matter, transcripts,
-/// theme), then the warnings in the page's table order (not referenced, closing instruction,
-/// persona sections, reply contract, unrendered text, padding, ignorable character, unusual
-/// space, injection, URL, URL placeholder, shell, encoded run, redaction), then the fixture
-/// runner's rule, the configuration's, and the registry's (`ci` only). The
-/// not-referenced warning sits right after the pass files (it is about what they name) so it
-/// sorts before the prompt and persona warnings, as the page's table orders them; order only
-/// matters among findings of one severity and one file.
+/// Every rule, in rank order (docs/ordering.md): each rule declares its rank with its
+/// declaration (`rank = N` in `declare_rules!`), and the ranks follow the page's order of checks
+/// (layout, paths, text, sizes, manifest, pass files, prompts, personas, cases, front matter,
+/// transcripts, theme), then the warnings in the page's table order (not referenced, closing
+/// instruction, persona sections, reply contract, unrendered text, padding, ignorable character,
+/// unusual space, injection, URL, URL placeholder, shell, encoded run, redaction), then the
+/// fixture runner's rule, the configuration's, and the registry's (`ci` only). The families are
+/// listed once here; their order does not matter.
 pub fn catalogue() -> &'static [&'static Rule] {
     static ALL: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
@@ -63,33 +63,24 @@ pub fn catalogue() -> &'static [&'static Rule] {
             transcript::RULES,
             theme::RULES,
             rendered::RULES,
-            text::WARNINGS,
             content::RULES,
             redaction::RULES,
             test::RULES,
             configuration::RULES,
             registry::RULES,
         ];
-        families.iter().flat_map(|f| f.iter().copied()).collect()
+        let mut all: Vec<&'static Rule> = families.iter().flat_map(|f| f.iter().copied()).collect();
+        all.sort_by_key(|r| r.rank());
+        all
     })
 }
 
-/// Position of a rule in the catalogue (unknown rules sort last).
-pub(crate) fn rank(rule: &Rule) -> usize {
+/// Position of a rule in the catalogue: SARIF's `ruleIndex` (unknown rules sort last).
+pub(crate) fn index(rule: &Rule) -> usize {
     catalogue()
         .iter()
         .position(|r| r.id == rule.id)
         .unwrap_or(usize::MAX)
-}
-
-/// Sort rank of a diagnostic's rule, as docs/ordering.md orders them: errors in the order of checks
-/// (redaction right after sizes), warnings in the page's table order (redaction last).
-fn order(d: &Diagnostic) -> usize {
-    if d.rule.id == redaction::REDACTION.id && d.severity == Severity::Error {
-        rank(&sizes::PACK_SIZE) * 2 + 1
-    } else {
-        rank(d.rule) * 2
-    }
 }
 
 /// The rule with the id `id`.
@@ -200,14 +191,15 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
     }
 }
 
-/// The order of docs/ordering.md: errors, then warnings; each by subject (pack-wide first, then paths in byte
-/// order), then catalogue order, then position.
+/// The order of docs/ordering.md: errors, then warnings; each by subject (pack-wide first, then
+/// paths in byte order), then the rule's rank at the finding's severity, then position.
 pub(crate) fn sort(diags: &mut [Diagnostic]) {
+    let rank = |d: &Diagnostic| d.rule.rank_as(d.severity);
     diags.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)
             .then_with(|| a.subject.cmp(&b.subject))
-            .then_with(|| order(a).cmp(&order(b)))
+            .then_with(|| rank(a).cmp(&rank(b)))
             .then_with(|| a.span.map(|s| s.start).cmp(&b.span.map(|s| s.start)))
             .then_with(|| a.message.cmp(&b.message))
     });
@@ -216,6 +208,7 @@ pub(crate) fn sort(diags: &mut [Diagnostic]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Severity;
 
     #[test]
     fn rule_ids_are_unique_kebab_case_and_documented() {
@@ -234,6 +227,43 @@ mod tests {
             assert!(!r.help().is_empty(), "{} has no help", r.id);
         }
         assert!(seen.len() > 10, "the catalogue lost its families");
+    }
+
+    /// The ranks two rules share, or a rule and another's error rank (`rank = 10` twice).
+    fn shared_ranks(all: &[&Rule]) -> Vec<(u16, &'static str)> {
+        let mut seen = std::collections::HashMap::new();
+        let mut shared = Vec::new();
+        for r in all {
+            let error = r.rank_as(Severity::Error);
+            let ranks = [Some(r.rank()), (error != r.rank()).then_some(error)];
+            for rank in ranks.into_iter().flatten() {
+                if let Some(other) = seen.insert(rank, r.id) {
+                    shared.push((rank, other));
+                }
+            }
+        }
+        shared
+    }
+
+    #[test]
+    fn no_two_rules_share_a_rank_and_the_catalogue_is_in_rank_order() {
+        assert_eq!(shared_ranks(catalogue()), []);
+        assert!(catalogue().windows(2).all(|w| w[0].rank() < w[1].rank()));
+        // Control: the catalogue with one rule twice is caught.
+        let mut twice = catalogue().to_vec();
+        twice.push(catalogue()[3]);
+        assert_eq!(
+            shared_ranks(&twice),
+            [(catalogue()[3].rank(), catalogue()[3].id)]
+        );
+    }
+
+    #[test]
+    fn redaction_sorts_with_the_sizes_as_an_error_and_last_of_the_warnings_as_a_warning() {
+        let error = redaction::REDACTION.rank_as(Severity::Error);
+        assert!(sizes::PACK_SIZE.rank() < error && error < sizes::FILE_COUNT.rank());
+        let warning = redaction::REDACTION.rank_as(Severity::Warning);
+        assert!(content::ENCODED_RUN.rank() < warning && warning < test::TEST_EXPECTATION.rank());
     }
 
     /// The family modules (`src/rules/<family>.rs`) whose rules are missing from `catalogue`

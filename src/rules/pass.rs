@@ -28,7 +28,7 @@ declare_rules! {
     /// back.
     ///
     /// How to fix: Fix the TOML at the line and column given.
-    pub(crate) static PASS_SYNTAX = "pass-syntax", Error, VeryHigh;
+    pub(crate) static PASS_SYNTAX = "pass-syntax", Error, VeryHigh, rank = 250;
 
     /// A pass file has a key the pass file does not define
     ///
@@ -37,7 +37,7 @@ declare_rules! {
     /// misspelt filter such as note_type would silently let every note through.
     ///
     /// How to fix: Delete the key, or correct its spelling (note_types, note_paths).
-    pub(crate) static PASS_UNKNOWN_KEY = "pass-unknown-key", Error, VeryHigh;
+    pub(crate) static PASS_UNKNOWN_KEY = "pass-unknown-key", Error, VeryHigh, rank = 260;
 
     /// A pass file lacks a required key
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     ///
     /// How to fix: Add the key; the example pass file on hippo's page "Writing a pack" shows every
     /// one.
-    pub(crate) static PASS_MISSING_KEY = "pass-missing-key", Error, VeryHigh;
+    pub(crate) static PASS_MISSING_KEY = "pass-missing-key", Error, VeryHigh, rank = 270;
 
     /// A pass file value that breaks its rule
     ///
@@ -62,7 +62,7 @@ declare_rules! {
     ///
     /// How to fix: Write a value its rule allows; `--format full` names the valid choices, or the
     /// nearest one (`did you mean `prompts/decision-log.md`?`, `did you mean `decision`?`).
-    pub(crate) static PASS_VALUE = "pass-value", Error, VeryHigh;
+    pub(crate) static PASS_VALUE = "pass-value", Error, VeryHigh, rank = 280;
 
     /// A pass named verify or consolidate
     ///
@@ -70,7 +70,7 @@ declare_rules! {
     /// pack's pass of that name would collide with them.
     ///
     /// How to fix: Rename the pass file (and every case.toml that names it).
-    pub(crate) static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh;
+    pub(crate) static RESERVED_PASS_NAME = "reserved-pass-name", Error, VeryHigh, rank = 290;
 
     /// A pass file's input_budget_bytes over 10,000,000
     ///
@@ -79,7 +79,7 @@ declare_rules! {
     /// run of the registry build prompts of any size).
     ///
     /// How to fix: Set input_budget_bytes to 10,000,000 or less.
-    pub(crate) static INPUT_BUDGET = "input-budget", Warning, VeryHigh;
+    pub(crate) static INPUT_BUDGET = "input-budget", Warning, VeryHigh, rank = 300;
 }
 
 /// The inputs a pass may read, which are also the only placeholders a prompt may hold.

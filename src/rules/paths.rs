@@ -17,7 +17,7 @@ declare_rules! {
     /// archive format a pack travels through.
     ///
     /// How to fix: Shorten the path: fewer folders, shorter names.
-    pub(crate) static PATH_SHAPE = "path-shape", Error, VeryHigh;
+    pub(crate) static PATH_SHAPE = "path-shape", Error, VeryHigh, rank = 80;
 
     /// A path component with a character or shape the rules do not allow
     ///
@@ -30,7 +30,7 @@ declare_rules! {
     /// filler) is that warning instead.
     ///
     /// How to fix: Rename the file or folder.
-    pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh;
+    pub(crate) static PATH_COMPONENT = "path-component", Error, VeryHigh, rank = 90;
 
     /// A pass, prompt, persona, case or transcript name that breaks the name rule
     ///
@@ -38,7 +38,7 @@ declare_rules! {
     /// letters and digits joined by single dashes, because hippo uses them as identifiers.
     ///
     /// How to fix: Rename it in lowercase letters, digits and single dashes, such as decision-log.
-    pub(crate) static NAME_RULE = "name-rule", Error, VeryHigh;
+    pub(crate) static NAME_RULE = "name-rule", Error, VeryHigh, rank = 100;
 
     /// A file or folder name that is not UTF-8
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     /// faithfully. It is shown with U+FFFD where its bytes are invalid.
     ///
     /// How to fix: Rename it with a UTF-8 name.
-    pub(crate) static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh;
+    pub(crate) static NAME_NOT_UTF8 = "name-not-utf8", Error, VeryHigh, rank = 110;
 
     /// Two paths that differ only in case
     ///
@@ -57,7 +57,7 @@ declare_rules! {
     /// the full folding, so Straße and Strasse stay two names.
     ///
     /// How to fix: Rename or delete one of the two.
-    pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh;
+    pub(crate) static CASE_COLLISION = "case-collision", Error, VeryHigh, rank = 120;
 }
 
 /// Why a path component breaks the rule, if it does.

@@ -19,7 +19,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Role and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub(crate) static PERSONA_ROLE = "persona-role", Warning, VeryHigh;
+    pub(crate) static PERSONA_ROLE = "persona-role", Warning, VeryHigh, rank = 350;
 
     /// A persona without a ## What you receive section
     ///
@@ -31,7 +31,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## What you receive and the section under it, as the example persona
     /// on hippo's page "Writing a pack" does.
-    pub(crate) static PERSONA_WHAT_YOU_RECEIVE = "persona-what-you-receive", Warning, VeryHigh;
+    pub(crate) static PERSONA_WHAT_YOU_RECEIVE = "persona-what-you-receive", Warning, VeryHigh, rank = 360;
 
     /// A persona without a ## Rules section
     ///
@@ -45,7 +45,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Rules and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub(crate) static PERSONA_RULES = "persona-rules", Warning, VeryHigh;
+    pub(crate) static PERSONA_RULES = "persona-rules", Warning, VeryHigh, rank = 370;
 
     /// A persona without a ## Reply section
     ///
@@ -56,7 +56,7 @@ declare_rules! {
     ///
     /// How to fix: Add a line ## Reply and the section under it, as the example persona on hippo's
     /// page "Writing a pack" does.
-    pub(crate) static PERSONA_REPLY = "persona-reply", Warning, VeryHigh;
+    pub(crate) static PERSONA_REPLY = "persona-reply", Warning, VeryHigh, rank = 380;
 
     /// A persona without the reply contract
     ///
@@ -66,7 +66,7 @@ declare_rules! {
     ///
     /// How to fix: Add the line: Reply with {"verdict": "confirm"|"reject", "notes": "<one
     /// sentence>"} and nothing else.
-    pub(crate) static PERSONA_REPLY_CONTRACT = "persona-reply-contract", Warning, VeryHigh;
+    pub(crate) static PERSONA_REPLY_CONTRACT = "persona-reply-contract", Warning, VeryHigh, rank = 390;
 }
 
 /// The sections, in the order of hippo's page "Writing a pack", with their rules: each a

@@ -18,7 +18,7 @@ declare_rules! {
     ///
     /// How to fix: Use one of {{sessions}}, {{notes}}, {{turns}}, {{human_confirmed}}, or reword
     /// the text so it holds no double braces.
-    pub(crate) static UNKNOWN_PLACEHOLDER = "unknown-placeholder", Error, VeryHigh;
+    pub(crate) static UNKNOWN_PLACEHOLDER = "unknown-placeholder", Error, VeryHigh, rank = 320;
 
     /// A prompt placeholder for an input its pass does not read
     ///
@@ -26,7 +26,7 @@ declare_rules! {
     /// otherwise hippo has no data to put in its place.
     ///
     /// How to fix: Add the input to the pass's reads, or remove the placeholder from the prompt.
-    pub(crate) static PLACEHOLDER_NOT_IN_READS = "placeholder-not-in-reads", Error, VeryHigh;
+    pub(crate) static PLACEHOLDER_NOT_IN_READS = "placeholder-not-in-reads", Error, VeryHigh, rank = 330;
 
     /// A prompt that does not end with the closing instruction
     ///
@@ -38,7 +38,7 @@ declare_rules! {
     /// How to fix: End the prompt with this line, word for word: Respond with only a JSON array of
     /// objects `{note, kind, old, new, evidence: [{session, ordinal}], reason}` as your final
     /// message; an empty array means no proposals.
-    pub(crate) static CLOSING_INSTRUCTION_MISSING = "closing-instruction", Warning, VeryHigh;
+    pub(crate) static CLOSING_INSTRUCTION_MISSING = "closing-instruction", Warning, VeryHigh, rank = 340;
 }
 
 /// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after

@@ -19,7 +19,7 @@ declare_rules! {
     /// request adding a pack), the touched one, since the name was the other's first.
     ///
     /// How to fix: Give the pack a name of its own in pack.toml.
-    pub(crate) static DUPLICATE_NAME = "duplicate-name", Error, VeryHigh;
+    pub(crate) static DUPLICATE_NAME = "duplicate-name", Error, VeryHigh, rank = 660;
 
     /// A pack name that looks like another pack's
     ///
@@ -33,7 +33,7 @@ declare_rules! {
     ///
     /// How to fix: Choose a name no one can take for the other pack's; when the likeness is
     /// intended, allow the warning in .hippo-packs.toml with the reason.
-    pub(crate) static LOOKALIKE_NAME = "lookalike-name", Warning, Medium;
+    pub(crate) static LOOKALIKE_NAME = "lookalike-name", Warning, Medium, rank = 670;
 
     /// A changed pack whose version did not change
     ///
@@ -46,7 +46,7 @@ declare_rules! {
     ///
     /// How to fix: Raise the version in pack.toml (the patch number for a fix, the minor for
     /// a new ability, the major for a change users must act on).
-    pub(crate) static VERSION_UNCHANGED = "version-unchanged", Warning, High, cases = "tests/it/ci_registry.rs";
+    pub(crate) static VERSION_UNCHANGED = "version-unchanged", Warning, High, rank = 680, cases = "tests/it/ci_registry.rs";
 
     /// A pack version lower than the base's
     ///
@@ -56,7 +56,7 @@ declare_rules! {
     /// base's, number by number.
     ///
     /// How to fix: Give the pack a version above the base's.
-    pub(crate) static VERSION_LOWERED = "version-lowered", Error, VeryHigh, cases = "tests/it/ci_registry.rs";
+    pub(crate) static VERSION_LOWERED = "version-lowered", Error, VeryHigh, rank = 690, cases = "tests/it/ci_registry.rs";
 }
 
 /// A touched pack's version beside the base's, as the version rules read them.

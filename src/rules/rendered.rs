@@ -23,7 +23,7 @@ declare_rules! {
     /// text, quoting its first 60 characters; the text is judged by every other rule as well.
     ///
     /// How to fix: Write the text where the rendered view shows it, or delete it.
-    pub(crate) static UNRENDERED_TEXT = "unrendered-text", Warning, High, security_severity = "5.0";
+    pub(crate) static UNRENDERED_TEXT = "unrendered-text", Warning, High, rank = 540, security_severity = "5.0";
 
     /// Blank lines or spaces that push text out of a reviewer's view
     ///
@@ -34,7 +34,7 @@ declare_rules! {
     /// once per file, at the first.
     ///
     /// How to fix: Remove the padding.
-    pub(crate) static PADDING = "padding", Warning, High, security_severity = "4.0";
+    pub(crate) static PADDING = "padding", Warning, High, rank = 550, security_severity = "4.0";
 }
 
 /// The fewest blank lines in a row reported.

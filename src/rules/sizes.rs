@@ -11,7 +11,7 @@ declare_rules! {
     /// file is data that has no place in it, and it is not read further than the limit.
     ///
     /// How to fix: Shorten the file, or split a fixture into several cases.
-    pub(crate) static FILE_SIZE = "file-size", Error, VeryHigh;
+    pub(crate) static FILE_SIZE = "file-size", Error, VeryHigh, rank = 150;
 
     /// Files outside tests/ over 131,072 bytes in all
     ///
@@ -19,21 +19,21 @@ declare_rules! {
     /// text sent to models reviewable.
     ///
     /// How to fix: Shorten the prompts, personas and templates.
-    pub(crate) static OUTSIDE_TESTS_SIZE = "outside-tests-size", Error, VeryHigh;
+    pub(crate) static OUTSIDE_TESTS_SIZE = "outside-tests-size", Error, VeryHigh, rank = 160;
 
     /// A pack over 524,288 bytes
     ///
     /// The whole pack, fixtures included, may total at most 524,288 bytes.
     ///
     /// How to fix: Make the fixtures smaller or fewer.
-    pub(crate) static PACK_SIZE = "pack-size", Error, VeryHigh;
+    pub(crate) static PACK_SIZE = "pack-size", Error, VeryHigh, rank = 170;
 
     /// A pack with more than 100 files
     ///
     /// A pack holds at most 100 files.
     ///
     /// How to fix: Merge or delete files; fewer, larger fixture cases often say the same.
-    pub(crate) static FILE_COUNT = "file-count", Error, VeryHigh;
+    pub(crate) static FILE_COUNT = "file-count", Error, VeryHigh, rank = 180;
 
     /// A tree with more than 10,000 entries
     ///
@@ -41,7 +41,7 @@ declare_rules! {
     /// lies beyond is not checked.
     ///
     /// How to fix: Delete what does not belong in the pack.
-    pub(crate) static ENTRY_LIMIT = "entry-limit", Error, VeryHigh, reported_in = "src/rules/layout.rs";
+    pub(crate) static ENTRY_LIMIT = "entry-limit", Error, VeryHigh, rank = 190, reported_in = "src/rules/layout.rs";
 }
 
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {

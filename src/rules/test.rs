@@ -12,5 +12,5 @@ declare_rules! {
     ///
     /// How to fix: Fix the pack so the pass behaves as the case expects, or fix the expectation if
     /// the case was wrong.
-    pub static TEST_EXPECTATION = "test-expectation", Error, VeryHigh, reported_in = "src/fixture/expect.rs";
+    pub static TEST_EXPECTATION = "test-expectation", Error, VeryHigh, rank = 640, reported_in = "src/fixture/expect.rs";
 }

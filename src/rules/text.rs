@@ -20,7 +20,7 @@ declare_rules! {
     /// How to fix: Delete the character (an editor that shows invisible characters helps, as does
     /// `LC_ALL=C grep -n '[^[:print:][:space:]]' FILE`). If you meant a visible symbol, write it
     /// as text.
-    pub(crate) static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, security_severity = "8.0";
+    pub(crate) static INVISIBLE_CHARACTER = "invisible-character", Error, VeryHigh, rank = 130, security_severity = "8.0";
 
     /// A file that is not UTF-8
     ///
@@ -29,13 +29,7 @@ declare_rules! {
     /// byte.
     ///
     /// How to fix: Re-save the file as UTF-8, or delete it if it is binary.
-    pub(crate) static NOT_UTF8 = "not-utf8", Error, VeryHigh;
-}
-
-// The text family's warning, listed in the catalogue right before the content warnings
-// (docs/ordering.md).
-declare_rules! {
-    list WARNINGS;
+    pub(crate) static NOT_UTF8 = "not-utf8", Error, VeryHigh, rank = 140;
 
     /// An invisible character hippo accepts
     ///
@@ -49,7 +43,7 @@ declare_rules! {
     /// cannot hide a phrase. One finding per run, at its first character.
     ///
     /// How to fix: Delete the character; if you meant a visible hyphen or space, type one.
-    pub(crate) static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, security_severity = "5.0";
+    pub(crate) static IGNORABLE_CHARACTER = "ignorable-character", Warning, High, rank = 560, security_severity = "5.0";
 
     /// A space a person takes for an ordinary one but a search does not
     ///
@@ -62,7 +56,7 @@ declare_rules! {
     /// finding per file, at the first one, with how many more the file holds.
     ///
     /// How to fix: Replace the character with an ordinary space.
-    pub(crate) static UNUSUAL_SPACE = "unusual-space", Warning, High, security_severity = "4.0";
+    pub(crate) static UNUSUAL_SPACE = "unusual-space", Warning, High, rank = 570, security_severity = "4.0";
 }
 
 /// Whether the content warnings and `unusual-space` look at a file: outside `tests/`, not

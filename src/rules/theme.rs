@@ -16,7 +16,7 @@ declare_rules! {
     /// refused too (key accent twice, at the second): JSON readers disagree on which value counts.
     ///
     /// How to fix: Fix the JSON at the line and column given.
-    pub(crate) static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh;
+    pub(crate) static THEME_JSON_SYNTAX = "theme-json-syntax", Error, VeryHigh, rank = 520;
 
     /// theme.json is valid JSON but not an object
     ///
@@ -24,7 +24,7 @@ declare_rules! {
     /// a boolean or null at the top is not a theme.
     ///
     /// How to fix: Make theme.json one object: { ... }.
-    pub(crate) static THEME_JSON_OBJECT = "theme-json-object", Error, VeryHigh;
+    pub(crate) static THEME_JSON_OBJECT = "theme-json-object", Error, VeryHigh, rank = 530;
 }
 
 const JSON: &str = "theme.json";

@@ -23,7 +23,7 @@ declare_rules! {
     ///
     /// How to fix: Make sure the transcript is invented, then put {"synthetic": true} on its first
     /// line.
-    pub(crate) static TRANSCRIPT_MARKER = "transcript-marker", Error, VeryHigh, security_severity = "5.0";
+    pub(crate) static TRANSCRIPT_MARKER = "transcript-marker", Error, VeryHigh, rank = 460, security_severity = "5.0";
 
     /// A transcript line that is not a JSON object
     ///
@@ -32,7 +32,7 @@ declare_rules! {
     /// than its recursion limit.
     ///
     /// How to fix: Write the record as one JSON object on one line.
-    pub(crate) static TRANSCRIPT_JSON = "transcript-json", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_JSON = "transcript-json", Error, VeryHigh, rank = 470;
 
     /// A transcript record of the wrong shape
     ///
@@ -47,7 +47,7 @@ declare_rules! {
     ///
     /// How to fix: Fix the record as the message says; the example transcript on hippo's page
     /// "Writing a pack" shows the Claude Code shape.
-    pub(crate) static TRANSCRIPT_RECORD = "transcript-record", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_RECORD = "transcript-record", Error, VeryHigh, rank = 480;
 
     /// A transcript timestamp that is not RFC 3339, or a case without one
     ///
@@ -55,7 +55,7 @@ declare_rules! {
     /// has one, so the test can pick a dreaming window that holds the case.
     ///
     /// How to fix: Write the timestamp as YYYY-MM-DDTHH:MM:SS with a Z or an offset.
-    pub(crate) static TRANSCRIPT_TIMESTAMP = "transcript-timestamp", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_TIMESTAMP = "transcript-timestamp", Error, VeryHigh, rank = 490;
 
     /// A case whose timestamps span more than 23 hours
     ///
@@ -63,7 +63,7 @@ declare_rules! {
     /// window holds the case.
     ///
     /// How to fix: Move the timestamps closer together, or split the case in two.
-    pub(crate) static TRANSCRIPT_WINDOW = "transcript-window", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_WINDOW = "transcript-window", Error, VeryHigh, rank = 500;
 
     /// A transcript session case.toml does not declare, or a declared session without turns
     ///
@@ -72,7 +72,7 @@ declare_rules! {
     /// every declared session has at least one turn in the case's transcripts.
     ///
     /// How to fix: Declare the session in case.toml with its tool, or fix the id in the transcript.
-    pub(crate) static TRANSCRIPT_SESSION = "transcript-session", Error, VeryHigh;
+    pub(crate) static TRANSCRIPT_SESSION = "transcript-session", Error, VeryHigh, rank = 510;
 }
 
 /// The 23-hour window, in nanoseconds.

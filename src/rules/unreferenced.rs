@@ -15,7 +15,7 @@ declare_rules! {
     /// to parse, because then no file can be called unused.
     ///
     /// How to fix: Delete the file, or name it in a pass file's prompt or reviewer.
-    pub(crate) static UNREFERENCED_FILE = "unreferenced-file", Warning, VeryHigh;
+    pub(crate) static UNREFERENCED_FILE = "unreferenced-file", Warning, VeryHigh, rank = 310;
 }
 
 /// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be

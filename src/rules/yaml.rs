@@ -18,7 +18,7 @@ declare_rules! {
     ///
     /// How to fix: Correct the YAML at that line (a quote or bracket left open, a second colon in
     /// a plain value, a key written twice), or quote the value.
-    pub(crate) static FRONT_MATTER = "front-matter", Warning, VeryHigh;
+    pub(crate) static FRONT_MATTER = "front-matter", Warning, VeryHigh, rank = 450;
 }
 
 /// The warning of one file's front matter, when YAML cannot read it.

@@ -93,8 +93,23 @@ pub(crate) fn outcome(out: std::process::Output) -> (i32, String, String) {
 }
 
 /// The schema errors of a SARIF text against the official SARIF 2.1.0 schema (draft-04, with
-/// formats checked); empty when valid.
+/// formats checked), then the error of a second reader, serde-sarif's typed model
+/// ([`sarif_model_error`]); empty when both accept it.
 pub(crate) fn sarif_schema_errors(text: &str) -> Vec<String> {
+    let mut errors = sarif_json_schema_errors(text);
+    errors.extend(sarif_model_error(text));
+    errors
+}
+
+/// Why serde-sarif's typed model of SARIF 2.1.0 refuses a text (`None`: it reads it). A reader
+/// that is not a schema validator: it reads every field as its type, as a consumer would.
+pub(crate) fn sarif_model_error(text: &str) -> Option<String> {
+    serde_json::from_str::<serde_sarif::sarif::Sarif>(text)
+        .err()
+        .map(|e| format!("serde-sarif: {e}"))
+}
+
+fn sarif_json_schema_errors(text: &str) -> Vec<String> {
     static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
     let validator = VALIDATOR.get_or_init(|| {
         let schema: serde_json::Value = serde_json::from_str(

@@ -2,7 +2,8 @@
 //! (a folder of `tests/packs/`) and the paths removed from it, and the folder `changes/` holds
 //! the files added or replaced, at their paths inside the pack. The fixture binary builds the
 //! variant's `pack/` in its temporary folder from the two (docs/architecture.md, "Adding a
-//! warning to an existing family").
+//! warning to an existing family"), and tests/it/schemas.rs does to hold the changed TOML
+//! documents to their schemas in their pack.
 //!
 //! ```toml
 //! base = "decision-log"
@@ -29,6 +30,22 @@ struct Setup {
     /// Paths inside the base, files or folders, removed before the changes are laid over it.
     #[serde(default)]
     remove: Vec<String>,
+}
+
+/// What is wrong with how the variant at `variant` makes its pack: it needs one of `pack/`,
+/// `setup.toml` (with `changes/`) or a bash `setup`; `setup.toml` beside `pack/` would lay the
+/// good pack over a pack of its own, and `changes/` without `setup.toml` is laid over nothing.
+pub(crate) fn layout_problem(variant: &Path) -> Option<&'static str> {
+    let has = |f: &str| variant.join(f).exists();
+    if has(FILE) && has("pack") {
+        Some("both setup.toml and pack/: setup.toml builds the pack")
+    } else if has(CHANGES) && !has(FILE) {
+        Some("changes/ without setup.toml: nothing lays it over the good pack")
+    } else if !has(FILE) && !has("pack") && !has("setup") {
+        Some("no pack/, setup.toml or setup: nothing makes its pack")
+    } else {
+        None
+    }
 }
 
 /// Whether `rel` is a plain relative path: no root, no `..`, not empty.
@@ -109,8 +126,9 @@ fn lay_changes(changes: &Path, base: &Path, pack: &Path) -> Result<usize, String
 }
 
 /// Control: a setup whose base or removed path does not exist, whose change is the base's own
-/// file, or that changes nothing fails; a setup that removes a folder and replaces a file
-/// builds the pack with exactly those changes.
+/// file, or that changes nothing fails; a variant with no way to make its pack, or two, is
+/// caught; a setup that removes a folder and replaces a file builds the pack with exactly those
+/// changes.
 pub(crate) fn control_a_setup_naming_nothing_or_changing_nothing_fails() {
     let packs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/packs");
     let good = packs.join("decision-log");
@@ -157,6 +175,18 @@ pub(crate) fn control_a_setup_naming_nothing_or_changing_nothing_fails() {
     assert_eq!(
         std::fs::read(pack.join("prompts/extra.md")).unwrap(),
         b"# y\n"
+    );
+    // A variant needs one way to make its pack, and setup.toml replaces pack/.
+    let variant = tempfile::tempdir().unwrap();
+    assert!(layout_problem(variant.path()).is_some(), "an empty variant");
+    std::fs::create_dir(variant.path().join(CHANGES)).unwrap();
+    assert!(layout_problem(variant.path()).is_some(), "changes/ alone");
+    std::fs::write(variant.path().join(FILE), "base = \"decision-log\"\n").unwrap();
+    assert_eq!(layout_problem(variant.path()), None);
+    std::fs::create_dir(variant.path().join("pack")).unwrap();
+    assert!(
+        layout_problem(variant.path()).is_some(),
+        "setup.toml beside pack/"
     );
     let kept = "tests/cache-store/case.toml";
     assert_eq!(

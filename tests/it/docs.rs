@@ -292,3 +292,90 @@ fn control_a_rule_without_code_docs_or_fixtures_is_caught() {
         .collect();
     assert_eq!(missing_hops(root, &broken).len(), 3, "{broken:?}");
 }
+
+/// The shape of a rule's declaration line, `static NAME = "id", Severity, Precision, rank = N`
+/// then the optional `key = value`s, as `(id, rank)`; `None` when the line has another shape.
+fn declaration(line: &str) -> Option<(&str, u32)> {
+    let (_, rest) = line.trim().split_once(" static ")?;
+    let (_, fields) = rest.strip_suffix(';')?.split_once(" = ")?;
+    let mut fields = fields.split(", ");
+    let id = fields.next()?.strip_prefix('"')?.strip_suffix('"')?;
+    for _severity_and_precision in 0..2 {
+        let word = fields.next()?;
+        word.chars()
+            .all(|c| c.is_ascii_alphanumeric())
+            .then_some(())?;
+    }
+    let rank = fields.next()?.strip_prefix("rank = ")?.parse().ok()?;
+    let optional = ["error_rank", "security_severity", "reported_in", "cases"];
+    fields
+        .all(|f| {
+            f.split_once(" = ")
+                .is_some_and(|(k, _)| optional.contains(&k))
+        })
+        .then_some((id, rank))
+}
+
+/// The declaration lines of `text` (a `static` whose value starts with a quoted id).
+fn declaration_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| l.trim_start().starts_with("pub") && l.contains(" static "))
+        .filter(|l| l.contains(" = \""))
+}
+
+/// The example declaration of docs/architecture.md's "Adding a warning to an existing family".
+fn documented_declaration(architecture: &str) -> Option<&str> {
+    let section = architecture
+        .split("## Adding a warning to an existing family")
+        .nth(1)?;
+    declaration_lines(section.split("\n## ").next()?).next()
+}
+
+/// Every rule declaration of `src/rules/` has the shape the documented example has, and the
+/// example's rank is one no rule holds.
+#[test]
+fn the_documented_declaration_is_the_one_the_rules_use() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let example = documented_declaration(&architecture).expect("the section's example");
+    let (_, example_rank) = declaration(example).expect("the example's shape");
+    let mut ranks = Vec::new();
+    for entry in std::fs::read_dir(root.join("src/rules")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if path.file_name().is_some_and(|n| n == "declare.rs") {
+            continue; // the macro's own documentation and tests
+        }
+        for line in declaration_lines(&text) {
+            let (id, rank) = declaration(line)
+                .unwrap_or_else(|| panic!("{}: {line} has another shape", path.display()));
+            ranks.push((rank, id.to_string()));
+        }
+    }
+    assert_eq!(ranks.len(), rule_ids().len(), "{ranks:?}");
+    assert!(
+        ranks.iter().all(|(r, _)| *r != example_rank),
+        "rank {example_rank} is taken"
+    );
+}
+
+/// Control: a declaration without its rank, or with a key the macro does not take, has another
+/// shape; the documented one is found and read.
+#[test]
+fn control_a_declaration_of_another_shape_is_caught() {
+    let ok = r#"    pub(crate) static X = "x-rule", Warning, High, rank = 385, cases = "t.rs";"#;
+    assert_eq!(declaration(ok), Some(("x-rule", 385)));
+    assert_eq!(
+        declaration(r#"pub static X = "x-rule", Warning, High;"#),
+        None
+    );
+    assert_eq!(
+        declaration(r#"pub static X = "x-rule", Warning, High, rank = 1, colour = "red";"#),
+        None
+    );
+    let doc = "## Adding a warning to an existing family\n\n   pub(crate) static P = \"p\", \
+               Warning, High;\n\n## Next\n   pub static Q = \"q\", Error, High, rank = 1;\n";
+    let found = documented_declaration(doc).unwrap();
+    assert!(found.contains("\"p\""), "{found}");
+    assert_eq!(declaration(found), None);
+}

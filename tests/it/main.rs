@@ -5,6 +5,11 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+// The fixture variants written as the good pack plus changes, built for schemas' documents; its
+// control runs in the fixture binary.
+#[allow(dead_code)]
+#[path = "../fixture_setup/mod.rs"]
+mod fixture_setup;
 
 mod allowances;
 mod budget;

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{copy_pack, run, sarif_schema_errors, valid_sarif};
+use common::{copy_pack, run, sarif_model_error, sarif_schema_errors, valid_sarif};
 use hippo_packs::core::fingerprint::line_hashes;
 use hippo_packs::core::{Diagnostic, Severity, Span};
 use hippo_packs::outcome::{CaseResult, PackReport};
@@ -361,6 +361,19 @@ fn control_the_schema_check_catches_a_broken_log() {
         "a result without message is caught"
     );
     assert!(!sarif_schema_errors("{").is_empty());
+}
+
+#[test]
+fn control_a_log_the_typed_model_refuses_is_caught() {
+    let good = sarif::render(&[synthetic("a", 1, 0)], "hippo-packs");
+    assert_eq!(sarif_model_error(&good), None);
+    // An integer past i64: the schema's `integer` takes it, a typed reader cannot.
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    let region = &mut v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    region["startLine"] = serde_json::from_str("100000000000000000000000").unwrap();
+    let bad = v.to_string();
+    assert!(sarif_model_error(&bad).is_some(), "{bad}");
+    assert!(!sarif_schema_errors(&bad).is_empty());
 }
 
 #[test]

@@ -107,7 +107,7 @@ fn every_toml_of_the_packs_answers_to_its_schema_as_check_does() {
         tomls(&root().join(dir), &mut files);
     }
     files.sort();
-    let (mut valid, mut refused) = (0, 0);
+    let (mut valid, mut refused, mut built) = (0, 0, 0);
     for p in files {
         let Some(document) = document_of(&p) else {
             continue;
@@ -128,9 +128,12 @@ fn every_toml_of_the_packs_answers_to_its_schema_as_check_does() {
             continue;
         }
         // A document in no pack (a fixture that lacks its pack.toml) has no check to agree with.
-        let Some(pack) = pack_of(&p) else { continue };
-        let rel = p.strip_prefix(&pack).unwrap().display().to_string();
+        let tmp = tempfile::tempdir().unwrap();
+        let Some((pack, rel)) = place_of(&p, tmp.path()) else {
+            continue;
+        };
         let ids = findings(&pack, &rel);
+        built += usize::from(pack.starts_with(tmp.path()));
         let key_finding = ids.iter().any(|id| {
             id.ends_with("-unknown-key") || id.ends_with("-missing-key") || id.ends_with("-value")
         });
@@ -154,9 +157,34 @@ fn every_toml_of_the_packs_answers_to_its_schema_as_check_does() {
     }
     assert!(valid > 50, "{valid} files held to a schema");
     assert!(
+        built > 5,
+        "control: the documents of fixtures written as the good pack plus changes are held ({built})"
+    );
+    assert!(
         refused > 3,
         "control: files with a wrong key are refused ({refused})"
     );
+}
+
+/// The pack a document is checked in, and the document's path there: for a file of a fixture
+/// variant's `changes/` (the good pack plus its changes, tests/fixture_setup), the variant's pack
+/// built in `tmp`; otherwise the folder of the pack.toml above it, if any.
+fn place_of(p: &Path, tmp: &Path) -> Option<(PathBuf, String)> {
+    let changes = p.ancestors().find(|a| {
+        a.file_name()
+            .is_some_and(|n| n == crate::fixture_setup::CHANGES)
+            && a.with_file_name(crate::fixture_setup::FILE).is_file()
+    });
+    if let Some(changes) = changes {
+        let variant = changes.parent()?;
+        crate::fixture_setup::build(variant, &root().join("tests/packs"), tmp)
+            .unwrap_or_else(|e| panic!("{}: {e}", variant.display()));
+        let rel = p.strip_prefix(changes).ok()?.display().to_string();
+        return Some((tmp.join("pack"), rel));
+    }
+    let pack = pack_of(p)?;
+    let rel = p.strip_prefix(&pack).ok()?.display().to_string();
+    Some((pack, rel))
 }
 
 /// The pack folder holding a document: the folder of its pack.toml above it, if any.
