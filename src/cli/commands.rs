@@ -252,7 +252,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     sink.finish()?;
     super::hints::no_cases(&reports, a.case.is_some());
     if let Some(dir) = &a.prompts_dir {
-        report::prompts::write_dir(&reports, dir)?;
+        super::prompts_dir::write(&reports, dir)?;
     } else if a.print_prompts {
         eprint!("{}", report::prompts::render(&reports));
     }
@@ -290,7 +290,7 @@ fn stream_test(
         }
         if result.is_ok() {
             result = match (&a.prompts_dir, &mut spool) {
-                (Some(dir), _) => report::prompts::write_dir(std::slice::from_ref(&r), dir),
+                (Some(dir), _) => super::prompts_dir::write(std::slice::from_ref(&r), dir),
                 (None, Some(f)) => f
                     .write_all(report::prompts::render(std::slice::from_ref(&r)).as_bytes())
                     .map_err(anyhow::Error::from),

@@ -10,6 +10,7 @@ mod exit;
 mod hints;
 mod init;
 mod paths;
+mod prompts_dir;
 mod select;
 mod shell;
 mod sink;

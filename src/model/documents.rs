@@ -18,19 +18,18 @@ use super::pass::PassDef;
 use super::theme::ThemeJson;
 use super::toml_spans::{self, DeTable, Spanned, SyntaxError};
 use super::transcript::{self, Transcript};
-use crate::pack::place::{Place, place};
+use crate::pack::place::Place;
 use crate::pack::{Pack, PackFile};
 
 /// Every Markdown reading of a pack ([`MarkdownFile`]).
 fn markdown_files(pack: &Pack) -> Vec<MarkdownFile> {
     let mut out = Vec::new();
-    for (index, f) in pack.files().iter().enumerate() {
+    for (index, (f, at)) in pack.files_placed().enumerate() {
         if !f.path.ends_with(".md") || f.in_tests() {
             continue;
         }
         let Some(text) = f.text() else { continue };
-        let persona = pack.kind == PackKind::Pass
-            && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)));
+        let persona = pack.kind == PackKind::Pass && matches!(at, Some((Place::Persona, _)));
         if persona || markdown::may_render_apart(text) {
             out.push(MarkdownFile {
                 index,
@@ -160,8 +159,7 @@ impl<'p> Documents<'p> {
     /// The pass files, the cases and their transcripts.
     fn read_pass_pack(&mut self, pack: &'p Pack) {
         let mut folders: Vec<&'p str> = Vec::new();
-        for f in pack.files() {
-            let at = place(PackKind::Pass, &f.path);
+        for (f, at) in pack.files_placed() {
             if let Some((Place::Note | Place::Template, _)) = at {
                 if let Some(text) = f.text() {
                     self.front_matter.push(FrontMatterFile {

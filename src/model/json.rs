@@ -22,6 +22,27 @@ pub(crate) fn string_value(token: &str) -> Option<String> {
 /// object share one list (each object's start in it on the stack): two allocations a document,
 /// not one per object.
 pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
+    scan(doc, 0, false).ok().flatten()
+}
+
+/// [`duplicate_key`] of the one object or list that starts at `start` (its `{` or `[`), read to
+/// its end and no further. `Err` where [`duplicate_key`] of a whole document would stop looking
+/// at that point: a key that does not decode, a string not closed.
+pub(crate) fn duplicate_key_in_value(
+    doc: &str,
+    start: usize,
+) -> Result<Option<(String, usize)>, Stopped> {
+    scan(doc, start, true)
+}
+
+/// A scan stopped before the end of what it was asked to read (a key that does not decode, a
+/// string not closed): what came after was not looked at.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Stopped;
+
+/// The scan behind [`duplicate_key`], from `start`, to the end of the document or, `one_value`,
+/// to the end of the container that opens at `start`.
+fn scan(doc: &str, start: usize, one_value: bool) -> Result<Option<(String, usize)>, Stopped> {
     let b = doc.as_bytes();
     // Per open container: `Some(where its keys start in keys)` for an object, `None` for an
     // array.
@@ -30,7 +51,7 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
     let mut keys: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(16);
     // Whether the next string of the innermost object is a key.
     let mut key_next = false;
-    let mut i = 0;
+    let mut i = start;
     while i < b.len() {
         match b[i] {
             b'{' => {
@@ -45,21 +66,24 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
                 if let Some(Some(from)) = stack.pop() {
                     keys.truncate(from);
                 }
+                if one_value && stack.is_empty() {
+                    return Ok(None);
+                }
                 key_next = false;
             }
             b',' => key_next = matches!(stack.last(), Some(Some(_))),
             b'"' => {
-                let (end, escaped) = string_end(b, i)?;
+                let (end, escaped) = string_end(b, i).ok_or(Stopped)?;
                 if key_next {
                     let token = &doc[i..end];
                     let key = if escaped {
-                        std::borrow::Cow::Owned(string_value(token)?)
+                        std::borrow::Cow::Owned(string_value(token).ok_or(Stopped)?)
                     } else {
                         std::borrow::Cow::Borrowed(&token[1..token.len() - 1])
                     };
                     if let Some(&Some(from)) = stack.last() {
                         if keys.get(from..).is_some_and(|own| own.contains(&key)) {
-                            return Some((key.into_owned(), i));
+                            return Ok(Some((key.into_owned(), i)));
                         }
                         keys.push(key);
                     }
@@ -72,7 +96,7 @@ pub(crate) fn duplicate_key(doc: &str) -> Option<(String, usize)> {
         }
         i += 1;
     }
-    None
+    if one_value { Err(Stopped) } else { Ok(None) }
 }
 
 /// The end (one past the closing quote) of the string whose opening quote is at `start`, and
@@ -126,6 +150,28 @@ mod tests {
         }
         // An unterminated string (never in a document serde_json accepts) ends the look.
         assert_eq!(duplicate_key("{\"k\": \"abc\\"), None);
+    }
+
+    #[test]
+    fn one_value_is_read_to_its_end_and_no_further() {
+        let doc = r#"{"a": [{"k": 1}, {"k": 2, "k": 3}], "b": {"j": 1}, "b": 2}"#;
+        let list = doc.find('[').expect("list");
+        let second = doc.rfind("\"k\"").expect("key");
+        assert_eq!(
+            duplicate_key_in_value(doc, list),
+            Ok(Some(("k".to_string(), second)))
+        );
+        // The object after the list holds no key twice; the `b` given twice around it is
+        // outside it.
+        let object = doc.find("{\"j\"").expect("object");
+        assert_eq!(duplicate_key_in_value(doc, object), Ok(None));
+        assert_eq!(duplicate_key(doc).map(|p| p.0), Some("k".to_string()));
+        // Controls: a key that does not decode stops the look, as does a value not closed.
+        assert_eq!(
+            duplicate_key_in_value(r#"{"\ud800": 1, "a": 1, "a": 2}"#, 0),
+            Err(Stopped)
+        );
+        assert_eq!(duplicate_key_in_value(r#"{"a": [1, 2"#, 0), Err(Stopped));
     }
 
     #[test]

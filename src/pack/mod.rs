@@ -136,7 +136,13 @@ pub struct Pack {
     pub(crate) walk_problems: Vec<WalkProblem>,
     /// Path → index in `files`; [`Pack::push_file`] keeps the two in step.
     index: std::collections::HashMap<String, usize>,
+    /// Each file's place in a pass pack (`place::place`), beside `files`: the name as a span of
+    /// the path. Found once per file, where several rules ask.
+    pass_places: Vec<PassPlace>,
 }
+
+/// A file's place in a pass pack, its name as a span of the path.
+type PassPlace = Option<(place::Place, Option<(usize, usize)>)>;
 
 impl Pack {
     /// A pack with no entry yet, read from `dir` as a pack of `kind`.
@@ -150,6 +156,7 @@ impl Pack {
             hidden_folders: Vec::new(),
             walk_problems: Vec::new(),
             index: Default::default(),
+            pass_places: Vec::new(),
         }
     }
 
@@ -167,6 +174,16 @@ impl Pack {
     /// finds).
     pub(crate) fn push_file(&mut self, file: PackFile) {
         self.index.insert(file.path.clone(), self.files.len());
+        let base = file.path.as_ptr() as usize;
+        let at = place::place(PackKind::Pass, &file.path).map(|(p, name)| {
+            // The name is a part of the path: its span, from its address.
+            let span = name.map(|n| {
+                let start = (n.as_ptr() as usize).wrapping_sub(base);
+                (start, start.wrapping_add(n.len()))
+            });
+            (p, span)
+        });
+        self.pass_places.push(at);
         self.files.push(file);
     }
 
@@ -205,6 +222,17 @@ impl Pack {
     #[cfg(test)]
     pub(crate) fn file_mut(&mut self, path: &str) -> Option<&mut PackFile> {
         self.index.get(path).map(|&i| &mut self.files[i])
+    }
+
+    /// Each file with its place in a pass pack: `place::place(PackKind::Pass, &f.path)`, found
+    /// once when the file was added.
+    pub(crate) fn files_placed(
+        &self,
+    ) -> impl Iterator<Item = (&PackFile, Option<(place::Place, Option<&str>)>)> {
+        self.files.iter().zip(&self.pass_places).map(|(f, at)| {
+            let at = at.map(|(p, name)| (p, name.and_then(|(a, b)| f.path.get(a..b))));
+            (f, at)
+        })
     }
 
     /// Files under a folder prefix such as `passes/`.
@@ -282,6 +310,32 @@ mod tests {
             bytes: bytes.to_vec(),
             complete: true,
         }
+    }
+
+    #[test]
+    fn each_file_keeps_its_place_in_a_pass_pack() {
+        let paths = [
+            "passes/a-b.toml",
+            "prompts/p.md",
+            "personas/r.md",
+            "tests/c/case.toml",
+            "tests/c/transcripts/s.jsonl",
+            "tests/c/notes/n.md",
+            "templates/1/2/3/4/5/6/7/8/9/x.md",
+            "theme.css",
+            "extra.txt",
+        ];
+        for kind in [PackKind::Pass, PackKind::Theme] {
+            let pack = testing::text_pack(kind, &paths.map(|p| (p, "x")));
+            assert_eq!(pack.files().len(), paths.len());
+            for (f, at) in pack.files_placed() {
+                assert_eq!(at, place::place(PackKind::Pass, &f.path), "{}", f.path);
+            }
+        }
+        // Control: a name is kept as its part of the path.
+        let pack = testing::paths_pack(&["passes/a-b.toml"]);
+        let at = pack.files_placed().next().and_then(|(_, at)| at);
+        assert_eq!(at, Some((place::Place::Pass, Some("a-b"))));
     }
 
     #[test]

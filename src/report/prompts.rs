@@ -3,9 +3,7 @@
 //! `# <pack>/<case>: pass <pass>, call <n>, model` or
 //! `# <pack>/<case>: pass <pass>, call <n>, reviewer for proposal <m>`.
 
-use std::path::Path;
-
-use crate::core::{escape, safe_write};
+use crate::core::escape;
 use crate::outcome::{CaseResult, PackReport};
 
 /// One prompt: the label (without `# `), a file name for `--prompts-dir`, and the text.
@@ -62,36 +60,36 @@ pub(crate) fn block(text: &str) -> String {
     escape::block(text)
 }
 
-/// `--prompts-dir DIR`: one file per prompt, `DIR/<pack>/<case>/call-<n>-model.txt` and
+/// The files of one case under `--prompts-dir DIR`: `DIR/<pack>/<case>/call-<n>-model.txt` and
 /// `call-<n>-reviewer-<m>.txt`, each as `--print-prompts` shows it ([`block`]: a file is read in
 /// a terminal, an editor or a CI log, so a hidden character a case carries is shown as
 /// `U+XXXX`). `<pack>` is the name the lines use, with `/` turned into `--` so a run over several
-/// folders stays flat. No write follows a link (docs/security.md, "Writes"): `DIR`, `<pack>` and
-/// `<case>` must be real folders, and each file is written through a temporary file renamed over
-/// the destination, so a link planted there is replaced.
-pub(crate) fn write_dir(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
+/// folders stays flat. What is written only: the command line writes it (`cli::prompts_dir`).
+pub(crate) struct CaseFiles {
+    /// The case as the lines name it (`packs/a/c`), for an error about its folder.
+    pub(crate) label: String,
+    /// The folder under `DIR`, then the one under it: path components, no separator in either.
+    pub(crate) folders: [String; 2],
+    /// Each file's name and contents, in the order the prompts were sent.
+    pub(crate) files: Vec<(String, String)>,
+}
+
+/// The `--prompts-dir` files of every case of the reports, case by case ([`CaseFiles`]).
+pub(crate) fn case_files(reports: &[PackReport]) -> Vec<CaseFiles> {
+    let mut out = Vec::new();
     for r in reports {
         for c in &r.cases {
-            let (pack, case) = (safe(r.run_name()), safe(&c.name));
-            let folder = safe_write::real_folders(dir, &[&pack, &case]).map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot write the prompts of {}: {}",
-                    escape::line(&r.case_label(&c.name)),
-                    escape::line(&e.to_string())
-                )
-            })?;
-            for p in labelled(r, c) {
-                let path = folder.join(&p.file);
-                safe_write::write_atomic(&path, block(p.text).as_bytes()).map_err(|e| {
-                    anyhow::anyhow!(
-                        "cannot write {}: {e}",
-                        escape::line(&path.display().to_string())
-                    )
-                })?;
-            }
+            out.push(CaseFiles {
+                label: r.case_label(&c.name),
+                folders: [safe(r.run_name()), safe(&c.name)],
+                files: labelled(r, c)
+                    .into_iter()
+                    .map(|p| (p.file, block(p.text)))
+                    .collect(),
+            });
         }
     }
-    Ok(())
+    out
 }
 
 /// A path component from a name: no separator, no leading dot.
@@ -141,38 +139,22 @@ mod tests {
     }
 
     #[test]
-    fn prompts_dir_holds_one_file_each() {
-        let t = tempfile::tempdir().unwrap();
-        write_dir(&[report()], t.path()).unwrap();
-        let f = t.path().join("packs--a/c/call-1-reviewer-1.txt");
-        assert_eq!(std::fs::read_to_string(f).unwrap(), "review");
-        let model = t.path().join("packs--a/c/call-1-model.txt");
+    fn each_case_has_one_file_a_prompt_shown_as_print_prompts_shows_it() {
+        let cases = case_files(&[report()]);
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].label, "packs/a/c");
+        assert_eq!(cases[0].folders, ["packs--a", "c"]);
         assert_eq!(
-            std::fs::read_to_string(model).unwrap(),
-            "one\nU+003A:error xU+202E",
-            "shown as --print-prompts shows it"
+            cases[0].files,
+            [
+                (
+                    "call-1-model.txt".to_string(),
+                    "one\nU+003A:error xU+202E".to_string()
+                ),
+                ("call-1-reviewer-1.txt".to_string(), "review".to_string()),
+            ]
         );
         assert_eq!(safe("../.x"), "x");
-    }
-
-    #[test]
-    fn prompts_dir_never_writes_through_a_link() {
-        let t = tempfile::tempdir().unwrap();
-        let elsewhere = tempfile::tempdir().unwrap();
-        std::fs::create_dir(t.path().join("packs--a")).unwrap();
-        std::os::unix::fs::symlink(elsewhere.path(), t.path().join("packs--a/c")).unwrap();
-        let err = write_dir(&[report()], t.path()).unwrap_err().to_string();
-        assert!(err.contains("symbolic link"), "{err}");
-        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
-        // A link at a file's place is replaced, its target untouched.
-        std::fs::remove_file(t.path().join("packs--a/c")).unwrap();
-        std::fs::create_dir(t.path().join("packs--a/c")).unwrap();
-        let victim = elsewhere.path().join("victim");
-        std::fs::write(&victim, "precious").unwrap();
-        let at = t.path().join("packs--a/c/call-1-model.txt");
-        std::os::unix::fs::symlink(&victim, &at).unwrap();
-        write_dir(&[report()], t.path()).unwrap();
-        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
-        assert!(std::fs::symlink_metadata(&at).unwrap().is_file());
+        assert_eq!(safe(".."), "pack", "control: nothing left is a name still");
     }
 }

@@ -19,8 +19,8 @@ use crate::core::fold::{Folded, fold};
 use crate::core::{Diagnostic, Span};
 use crate::model::decode::{Format, View, css_urls};
 use crate::model::markdown::Markdown;
-use crate::pack::place::{Place, place};
-use crate::pack::{PackFile, PackKind};
+use crate::pack::PackFile;
+use crate::pack::place::Place;
 use std::sync::LazyLock;
 
 declare_rules! {
@@ -271,8 +271,9 @@ pub(crate) fn check(
     docs: &crate::model::Documents<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    for (i, f) in pack.files().iter().enumerate() {
-        check_file(f, None, docs.view(i), docs.markdown(i), out);
+    for (i, (f, at)) in pack.files_placed().enumerate() {
+        let at = at.map(|(place, _)| place);
+        check_file(f, at, None, docs.view(i), docs.markdown(i), out);
     }
 }
 
@@ -283,7 +284,7 @@ struct Located {
     message: String,
 }
 
-/// The content findings of one file. `text` is the text walk over its bytes when the file was
+/// The content findings of one file; `place`: where it stands in a pass pack. `text` is the text walk over its bytes when the file was
 /// read whole: a file of plain ASCII in which it found no hidden character folds to itself, so
 /// it is searched as it is, without a second look at each byte for folding. `view` is its
 /// decoded text when it has one: then that is what is folded and judged, each finding mapped
@@ -291,6 +292,7 @@ struct Located {
 /// Markdown file: its rendered text is judged too, and its table-cell delimiters are no pipes.
 pub(crate) fn check_file(
     f: &PackFile,
+    place: Option<Place>,
     text: Option<&TextScan>,
     view: Option<&View>,
     md: Option<&Markdown>,
@@ -322,7 +324,6 @@ pub(crate) fn check_file(
         if let Some(md) = md {
             reader::rendered_findings(hay, md, &mut found);
         }
-        let place = place(PackKind::Pass, &f.path).map(|p| p.0);
         if matches!(place, Some(Place::Prompt | Place::Persona)) {
             reader::marker_findings(hay, searched, folded.as_ref(), &mut found);
         }

@@ -19,13 +19,15 @@ use super::{content, persona, redaction, rendered, text};
 use crate::core::Diagnostic;
 use crate::model::Documents;
 use crate::model::markdown::Markdown;
-use crate::pack::place::{Place, place};
+use crate::pack::place::Place;
 use crate::pack::{Pack, PackFile, PackKind};
 
 /// Runs the text, content and redaction rules over every file of the pack (its decoded strings
 /// from `docs`).
 pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>) {
-    for (i, f) in pack.files().iter().enumerate() {
+    for (i, (f, at)) in pack.files_placed().enumerate() {
+        // Where the file stands in a pass pack.
+        let at = at.map(|(place, _)| place);
         // A file cut at its size limit is not judged by the text rules (its end is missing),
         // but the content rules scan what was read.
         let scan = f.complete.then(|| text::scan_bytes(&f.bytes));
@@ -44,9 +46,9 @@ pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>
             text::report_unusual_spaces(&f.path, scan, view, out);
         }
         let md = docs.markdown(i);
-        markdown_rules(pack, f, md, out);
+        markdown_rules(pack, f, at, md, out);
         let from = out.len();
-        content::check_file(f, scan.as_ref(), view, md, out);
+        content::check_file(f, at, scan.as_ref(), view, md, out);
         let masks = redaction::check_file(f, view, out);
         redaction::mask_messages(&masks, &mut out[from..]);
     }
@@ -55,7 +57,14 @@ pub(crate) fn check(pack: &Pack, docs: &Documents<'_>, out: &mut Vec<Diagnostic>
 /// The rules that read a file as Markdown, given its reading (`model::Documents`): padding
 /// (every file outside `tests/`, a table row excepted), hidden text, character references, the
 /// persona sections.
-fn markdown_rules(pack: &Pack, f: &PackFile, md: Option<&Markdown>, out: &mut Vec<Diagnostic>) {
+/// `at`: where the file stands in a pass pack.
+fn markdown_rules(
+    pack: &Pack,
+    f: &PackFile,
+    at: Option<Place>,
+    md: Option<&Markdown>,
+    out: &mut Vec<Diagnostic>,
+) {
     // A file under `tests/` has no reading and no padding rule: its bytes are not validated
     // again (its transcripts are most of a pack's bytes).
     if md.is_none() && !rendered::padding_applies_to(&f.path) {
@@ -65,8 +74,7 @@ fn markdown_rules(pack: &Pack, f: &PackFile, md: Option<&Markdown>, out: &mut Ve
     rendered::check_file(pack.kind, &f.path, text, md, out);
     let Some(md) = md else { return };
     rendered::report_char_refs(&f.path, md, out);
-    if pack.kind == PackKind::Pass && matches!(place(pack.kind, &f.path), Some((Place::Persona, _)))
-    {
+    if pack.kind == PackKind::Pass && at == Some(Place::Persona) {
         persona::check_persona(&f.path, text, md, out);
     }
 }

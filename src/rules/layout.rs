@@ -183,10 +183,12 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 ));
             }
             for e in &pack.entries {
-                let parts: Vec<&str> = e.path.split('/').collect();
-                if let (["tests", _], EntryKind::Dir { descended: true }) =
-                    (parts.as_slice(), &e.kind)
-                {
+                // A case folder: `tests/<case>`.
+                let case_folder = e
+                    .path
+                    .strip_prefix("tests/")
+                    .is_some_and(|case| !case.contains('/'));
+                if case_folder && matches!(e.kind, EntryKind::Dir { descended: true }) {
                     let case = format!("{}/case.toml", e.path);
                     if pack.file(&case).is_none() {
                         out.push(missing(&case, ""));

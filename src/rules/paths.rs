@@ -186,7 +186,9 @@ fn shown(c: char) -> String {
 }
 
 pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
-    let mut seen: std::collections::HashMap<String, &str> = Default::default();
+    // Room for every entry's key at once: the map never grows while it is filled.
+    let mut seen: std::collections::HashMap<String, &str> =
+        std::collections::HashMap::with_capacity(pack.entries.len());
     for e in &pack.entries {
         if !e.utf8 {
             out.push(Diagnostic::file(
@@ -196,12 +198,12 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         }
-        let parts: Vec<&str> = e.path.split('/').collect();
-        if parts.len() > 6 {
+        let components = memchr::memchr_iter(b'/', e.path.as_bytes()).count() + 1;
+        if components > 6 {
             out.push(Diagnostic::file(
                 &PATH_SHAPE,
                 &e.path,
-                format!("{} components, over the limit of 6", parts.len()),
+                format!("{components} components, over the limit of 6"),
             ));
         } else if e.path.len() > 200 {
             out.push(Diagnostic::file(
@@ -211,7 +213,7 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
             ));
         }
         // Only the entry's own (last) component: its parents were checked as entries.
-        let last = parts.last().copied().unwrap_or("");
+        let last = e.path.rsplit('/').next().unwrap_or("");
         if let Some(why) = component_problem(last) {
             out.push(Diagnostic::file(
                 &PATH_COMPONENT,
@@ -219,26 +221,35 @@ pub(crate) fn check(pack: &Pack, out: &mut Vec<Diagnostic>) {
                 format!("the name {why}"),
             ));
         } else {
-            name_rule(pack, e, &parts, out);
+            name_rule(pack, e, out);
         }
-        out.extend(ignorable_in_name(&e.path, last));
-        let lower = collision_key(&e.path);
-        match seen.get(&lower) {
-            Some(other) => out.push(
-                Diagnostic::file(&CASE_COLLISION, &e.path, collision_message(&e.path, other))
-                    .pointing_at(None, None),
+        if !last.is_ascii() {
+            out.extend(ignorable_in_name(&e.path, last));
+        }
+        match seen.entry(collision_key(&e.path)) {
+            std::collections::hash_map::Entry::Occupied(other) => out.push(
+                Diagnostic::file(
+                    &CASE_COLLISION,
+                    &e.path,
+                    collision_message(&e.path, other.get()),
+                )
+                .pointing_at(None, None),
             ),
-            None => {
-                seen.insert(lower, &e.path);
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(&e.path);
             }
         }
     }
 }
 
-fn name_rule(pack: &Pack, e: &crate::pack::Entry, parts: &[&str], out: &mut Vec<Diagnostic>) {
-    let name = match (&e.kind, parts) {
-        (EntryKind::Dir { .. }, ["tests", case]) => Some(*case),
-        (EntryKind::File, _) => match place(pack.kind, &e.path) {
+fn name_rule(pack: &Pack, e: &crate::pack::Entry, out: &mut Vec<Diagnostic>) {
+    let name = match &e.kind {
+        // A case folder: `tests/<case>`.
+        EntryKind::Dir { .. } => e
+            .path
+            .strip_prefix("tests/")
+            .filter(|case| !case.contains('/')),
+        EntryKind::File => match place(pack.kind, &e.path) {
             Some((Place::Case, _)) => None, // the case folder is checked as a folder
             Some((_, Some(n))) => Some(n),
             _ => None,
@@ -278,6 +289,14 @@ mod tests {
         }
         // control: the full look does find problems among them
         assert!(names.iter().filter(|n| full_problem(n).is_some()).count() > 100);
+    }
+
+    #[test]
+    fn no_ascii_character_is_ignorable() {
+        // `check` asks a name for ignorable characters only when it is not all ASCII.
+        assert!((0..128u8).all(|b| !is_ignorable(char::from(b))));
+        // Control: a Hangul filler is one.
+        assert!(is_ignorable('\u{3164}'));
     }
 
     #[test]

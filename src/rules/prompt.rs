@@ -6,8 +6,8 @@ use super::pass::INPUTS;
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
 use crate::model::prompt::{ends_with_closing_instruction, last_nonblank_line, placeholders};
-use crate::pack::place::{Place, place};
-use crate::pack::{Pack, PackKind};
+use crate::pack::Pack;
+use crate::pack::place::Place;
 
 declare_rules! {
     /// A prompt placeholder that names no input
@@ -44,8 +44,8 @@ declare_rules! {
 /// The placeholder errors, then the closing-instruction warning (which the catalogue ranks after
 /// the not-referenced warning, as the page's table does).
 pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
-        if !matches!(place(PackKind::Pass, &f.path), Some((Place::Prompt, _))) {
+    for (f, at) in pack.files_placed() {
+        if !matches!(at, Some((Place::Prompt, _))) {
             continue;
         }
         // Not UTF-8 or over the size limit: the text and size rules report it.
@@ -105,6 +105,7 @@ pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) 
 mod tests {
     use super::*;
     use crate::model::prompt::CLOSING_INSTRUCTION;
+    use crate::pack::PackKind;
     use crate::pack::testing::text_pack;
 
     fn pass(reads: &[&str]) -> PassDef {

@@ -3,8 +3,8 @@
 use super::declare::declare_rules;
 use crate::core::Diagnostic;
 use crate::model::pass::PassDef;
-use crate::pack::place::{Place, place};
-use crate::pack::{Pack, PackKind};
+use crate::pack::Pack;
+use crate::pack::place::Place;
 
 declare_rules! {
     /// A prompt or persona that no pass names
@@ -21,8 +21,8 @@ declare_rules! {
 /// Called only when every pass file parsed (hippo's page "Writing a pack": otherwise no file can be
 /// called unused).
 pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) {
-    for f in pack.files() {
-        let named = match place(PackKind::Pass, &f.path) {
+    for (f, at) in pack.files_placed() {
+        let named = match at {
             Some((Place::Prompt, _)) => passes.iter().any(|p| p.prompt == f.path),
             Some((Place::Persona, _)) => passes.iter().any(|p| p.reviewer == f.path),
             _ => continue,
@@ -40,6 +40,7 @@ pub(crate) fn check(pack: &Pack, passes: &[PassDef], out: &mut Vec<Diagnostic>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::PackKind;
     use crate::pack::testing::text_pack;
 
     #[test]

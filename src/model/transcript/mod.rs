@@ -168,6 +168,7 @@ pub fn parse(path: &str, text: &str) -> Transcript {
             ..Transcript::default()
         },
         codex_session: None,
+        keys: Vec::new(),
     };
     let mut offset = 0;
     for (i, raw) in lines(text).enumerate() {
@@ -210,6 +211,8 @@ struct Reader {
     t: Transcript,
     /// The Codex session the following rollout records belong to.
     codex_session: Option<String>,
+    /// Room for the keys of a line's open objects (`record::read`), one list for every line.
+    keys: Vec<(usize, usize)>,
 }
 
 impl Reader {
@@ -224,9 +227,9 @@ impl Reader {
 
     /// Reads one non-blank line: a record, and the turn it holds, or its problems.
     fn line(&mut self, line: &str, at: At) {
-        let record = match serde_json::from_str::<Line<'_>>(line) {
-            Ok(Line(Some(r))) => r,
-            Ok(Line(None)) => {
+        let (record, twice) = match record::read(line, &mut self.keys) {
+            Ok((Line(Some(r)), twice)) => (r, twice),
+            Ok((Line(None), _)) => {
                 return self.problem(at, ProblemKind::Json, "not a JSON object".to_string());
             }
             Err(e) => {
@@ -242,7 +245,7 @@ impl Reader {
             }
         };
         // A key given twice: serde_json kept the last value, another reader keeps the first.
-        if let Some((key, _)) = crate::model::json::duplicate_key(line) {
+        if let Some(key) = twice {
             return self.problem(at, ProblemKind::Record, format!("key {key} twice"));
         }
         let (timestamp, time) = self.timestamp(&record.timestamp, at);

@@ -5,13 +5,18 @@
 //! only the parts that are printed as JSON (a tool call's input, a tool's output) become a
 //! [`Value`]. Every field accepts any JSON type and keeps which one it met, so a record of the
 //! wrong shape is reported by the reader in `super::turn`, never as a JSON error. A key given
-//! twice keeps its last value here, as JSON objects read by serde_json do; the transcript's
-//! reader refuses such a line before it uses the record (`model::json::duplicate_key`).
+//! twice keeps its last value here, as JSON objects read by serde_json do; the reading also
+//! says which key an object gave twice (`keys.rs`), and the transcript's reader refuses such a
+//! line before it uses the record.
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+mod keys;
+
+use keys::{Keys, Reads};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 /// A line: an object is a record; anything else (`None`) is only "not a JSON object".
 pub(super) struct Line<'a>(pub(crate) Option<Record<'a>>);
@@ -150,16 +155,72 @@ impl<'de, T: AnyValue<'de>> Visitor<'de> for Any<T> {
     }
 }
 
-/// Reads an object's keys, handing each to `field` (which reads its value or skips it).
-fn fields<'de, A, F>(mut map: A, mut field: F) -> Result<(), A::Error>
+/// Reads a line: its record, and the first key an object of it gives twice (`keys::Keys`),
+/// with `open` as room for the keys. serde_json's errors are `serde_json::from_str`'s.
+pub(super) fn read<'l>(
+    line: &'l str,
+    open: &mut Vec<(usize, usize)>,
+) -> Result<(Line<'l>, Option<String>), serde_json::Error> {
+    let keys = Keys::new(line, std::mem::take(open));
+    let mut de = serde_json::Deserializer::from_str(line);
+    let read = With::<Line>::new(&keys)
+        .deserialize(&mut de)
+        .and_then(|l| de.end().map(|()| l));
+    let (twice, room) = keys.finish();
+    *open = room;
+    read.map(|l| (l, twice))
+}
+
+/// A value read with the line's [`Keys`].
+trait Read<'de>: Sized {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error>;
+}
+
+/// Reads a `T` as a seed: serde's way to hand the line's [`Keys`] down.
+struct With<'k, 'de, T>(&'k Keys<'de>, PhantomData<T>);
+
+impl<'k, 'de, T> With<'k, 'de, T> {
+    fn new(keys: &'k Keys<'de>) -> Self {
+        With(keys, PhantomData)
+    }
+}
+
+impl<'de, T: Read<'de>> DeserializeSeed<'de> for With<'_, 'de, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::read(d, self.0)
+    }
+}
+
+/// Reads an object's keys, handing each to `field` (which reads its value or skips it, and
+/// says how), and compares them (`Keys`).
+fn fields<'de, A, F>(keys: &Keys<'de>, mut map: A, mut field: F) -> Result<(), A::Error>
 where
     A: MapAccess<'de>,
-    F: FnMut(&str, &mut A) -> Result<(), A::Error>,
+    F: FnMut(&str, &mut A) -> Result<Reads, A::Error>,
 {
+    let from = keys.object();
     while let Some(key) = map.next_key::<Key<'de>>()? {
-        field(&key.0, &mut map)?;
+        let borrowed = match key.0 {
+            Cow::Borrowed(k) => Some(k),
+            Cow::Owned(_) => None,
+        };
+        let value = keys.key(from, borrowed);
+        let reads = field(&key.0, &mut map)?;
+        if let Some(at) = value {
+            keys.value(at, reads);
+        }
     }
+    keys.close(from);
     Ok(())
+}
+
+/// The value of the key just read, as a `T`.
+fn value<'de, T: Read<'de>, A: MapAccess<'de>>(
+    map: &mut A,
+    keys: &Keys<'de>,
+) -> Result<T, A::Error> {
+    map.next_value_seed(With::<T>::new(keys))
 }
 
 /// An object key, borrowed when it holds no escape.
@@ -184,14 +245,26 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
-fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<IgnoredAny>().map(drop)
+/// Skips a value (no recursion limit; a lone surrogate in a string is accepted).
+fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Reads, A::Error> {
+    map.next_value::<IgnoredAny>().map(|_| Reads::Nothing)
 }
 
-impl<'de> de::Deserialize<'de> for Line<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct L;
-        impl<'de> AnyValue<'de> for L {
+/// Reads a value as a [`Value`] (its keys are scanned: `Value` keeps a key's last value).
+fn json<'de, A: MapAccess<'de>>(map: &mut A, to: &mut Option<Value>) -> Result<Reads, A::Error> {
+    *to = Some(map.next_value()?);
+    Ok(Reads::Nothing)
+}
+
+/// An object whose values are all skipped, read for its keys.
+fn keys_only<'de, A: MapAccess<'de>>(keys: &Keys<'de>, map: A) -> Result<(), A::Error> {
+    fields(keys, map, |_, map| skip(map))
+}
+
+impl<'de> Read<'de> for Line<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct L<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for L<'_, 'de> {
             type Out = Line<'de>;
             fn string(self, _: Cow<'de, str>) -> Line<'de> {
                 Line(None)
@@ -206,29 +279,30 @@ impl<'de> de::Deserialize<'de> for Line<'de> {
                 Ok(Line(None))
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Line<'de>, A::Error> {
+                let keys = self.0;
                 let mut r = Record::default();
-                fields(map, |key, map| {
+                fields(keys, map, |key, map| {
                     match key {
-                        "type" => r.kind = map.next_value()?,
-                        "sessionId" => r.session = map.next_value()?,
-                        "timestamp" => r.timestamp = map.next_value()?,
-                        "message" => r.content = map.next_value::<Message>()?.0,
-                        "payload" => r.payload = map.next_value::<MaybePayload>()?.0,
-                        _ => skip(map)?,
+                        "type" => r.kind = value(map, keys)?,
+                        "sessionId" => r.session = value(map, keys)?,
+                        "timestamp" => r.timestamp = value(map, keys)?,
+                        "message" => r.content = value::<Message, _>(map, keys)?.0,
+                        "payload" => r.payload = value::<MaybePayload, _>(map, keys)?.0,
+                        _ => return skip(map),
                     }
-                    Ok(())
+                    Ok(Reads::Objects)
                 })?;
                 Ok(Line(Some(r)))
             }
         }
-        d.deserialize_any(Any(L))
+        d.deserialize_any(Any(L(keys)))
     }
 }
 
-impl<'de> de::Deserialize<'de> for Scalar<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct S;
-        impl<'de> AnyValue<'de> for S {
+impl<'de> Read<'de> for Scalar<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct S<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for S<'_, 'de> {
             type Out = Scalar<'de>;
             fn string(self, s: Cow<'de, str>) -> Scalar<'de> {
                 Scalar::Str(s)
@@ -237,21 +311,21 @@ impl<'de> de::Deserialize<'de> for Scalar<'de> {
                 Scalar::Other(type_name)
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
-                fields(map, |_, map| skip(map))?;
+                keys_only(self.0, map)?;
                 Ok(Scalar::Other(OBJECT))
             }
         }
-        d.deserialize_any(Any(S))
+        d.deserialize_any(Any(S(keys)))
     }
 }
 
 /// Claude Code's `message`: the `content` of an object; nothing for any other type.
 struct Message<'a>(Option<Content<'a>>);
 
-impl<'de> de::Deserialize<'de> for Message<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct M;
-        impl<'de> AnyValue<'de> for M {
+impl<'de> Read<'de> for Message<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct M<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for M<'_, 'de> {
             type Out = Message<'de>;
             fn string(self, _: Cow<'de, str>) -> Message<'de> {
                 Message(None)
@@ -260,22 +334,26 @@ impl<'de> de::Deserialize<'de> for Message<'de> {
                 Message(None)
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Message<'de>, A::Error> {
+                let keys = self.0;
                 let mut content = None;
-                fields(map, |key, map| match key {
-                    "content" => map.next_value().map(|c| content = Some(c)),
+                fields(keys, map, |key, map| match key {
+                    "content" => {
+                        content = Some(value(map, keys)?);
+                        Ok(Reads::ObjectsAndLists)
+                    }
                     _ => skip(map),
                 })?;
                 Ok(Message(content))
             }
         }
-        d.deserialize_any(Any(M))
+        d.deserialize_any(Any(M(keys)))
     }
 }
 
-impl<'de> de::Deserialize<'de> for Content<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct C;
-        impl<'de> AnyValue<'de> for C {
+impl<'de> Read<'de> for Content<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct C<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for C<'_, 'de> {
             type Out = Content<'de>;
             fn string(self, s: Cow<'de, str>) -> Content<'de> {
                 Content::Text(s)
@@ -285,24 +363,24 @@ impl<'de> de::Deserialize<'de> for Content<'de> {
             }
             fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'de>, A::Error> {
                 let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(2));
-                while let Some(b) = seq.next_element()? {
+                while let Some(b) = seq.next_element_seed(With::<Block>::new(self.0))? {
                     blocks.push(b);
                 }
                 Ok(Content::Blocks(blocks))
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Content<'de>, A::Error> {
-                fields(map, |_, map| skip(map))?;
+                keys_only(self.0, map)?;
                 Ok(Content::Other(OBJECT))
             }
         }
-        d.deserialize_any(Any(C))
+        d.deserialize_any(Any(C(keys)))
     }
 }
 
-impl<'de> de::Deserialize<'de> for Block<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct B;
-        impl<'de> AnyValue<'de> for B {
+impl<'de> Read<'de> for Block<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct B<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for B<'_, 'de> {
             type Out = Block<'de>;
             fn string(self, _: Cow<'de, str>) -> Block<'de> {
                 Block::default()
@@ -310,33 +388,41 @@ impl<'de> de::Deserialize<'de> for Block<'de> {
             fn other(self, _: &'static str) -> Block<'de> {
                 Block::default()
             }
+            /// A list as a block is skipped; its place in the line is not known, so the line is
+            /// scanned whole for a key given twice.
+            fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<'de>, A::Error> {
+                self.0.unplaced();
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Block::default())
+            }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<Block<'de>, A::Error> {
+                let keys = self.0;
                 let mut b = Block::default();
-                fields(map, |key, map| {
+                fields(keys, map, |key, map| {
                     match key {
-                        "type" => b.kind = map.next_value()?,
-                        "text" => b.text = map.next_value()?,
-                        "name" => b.name = map.next_value()?,
-                        "input" => b.input = Some(map.next_value()?),
-                        "content" => b.content = Some(map.next_value()?),
-                        _ => skip(map)?,
+                        "type" => b.kind = value(map, keys)?,
+                        "text" => b.text = value(map, keys)?,
+                        "name" => b.name = value(map, keys)?,
+                        "input" => return json(map, &mut b.input),
+                        "content" => return json(map, &mut b.content),
+                        _ => return skip(map),
                     }
-                    Ok(())
+                    Ok(Reads::Objects)
                 })?;
                 Ok(b)
             }
         }
-        d.deserialize_any(Any(B))
+        d.deserialize_any(Any(B(keys)))
     }
 }
 
 /// Codex's `payload`: a [`Payload`] when it is an object.
 struct MaybePayload<'a>(Option<Payload<'a>>);
 
-impl<'de> de::Deserialize<'de> for MaybePayload<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct P;
-        impl<'de> AnyValue<'de> for P {
+impl<'de> Read<'de> for MaybePayload<'de> {
+    fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
+        struct P<'k, 'de>(&'k Keys<'de>);
+        impl<'de> AnyValue<'de> for P<'_, 'de> {
             type Out = MaybePayload<'de>;
             fn string(self, _: Cow<'de, str>) -> MaybePayload<'de> {
                 MaybePayload(None)
@@ -345,24 +431,28 @@ impl<'de> de::Deserialize<'de> for MaybePayload<'de> {
                 MaybePayload(None)
             }
             fn object<A: MapAccess<'de>>(self, map: A) -> Result<MaybePayload<'de>, A::Error> {
+                let keys = self.0;
                 let mut p = Payload::default();
-                fields(map, |key, map| {
+                fields(keys, map, |key, map| {
                     match key {
-                        "type" => p.kind = map.next_value()?,
-                        "id" => p.id = map.next_value()?,
-                        "role" => p.role = map.next_value()?,
-                        "name" => p.name = map.next_value()?,
-                        "content" => p.content = Some(map.next_value()?),
-                        "arguments" => p.arguments = Some(map.next_value()?),
-                        "output" => p.output = Some(map.next_value()?),
-                        _ => skip(map)?,
+                        "type" => p.kind = value(map, keys)?,
+                        "id" => p.id = value(map, keys)?,
+                        "role" => p.role = value(map, keys)?,
+                        "name" => p.name = value(map, keys)?,
+                        "content" => {
+                            p.content = Some(value(map, keys)?);
+                            return Ok(Reads::ObjectsAndLists);
+                        }
+                        "arguments" => return json(map, &mut p.arguments),
+                        "output" => return json(map, &mut p.output),
+                        _ => return skip(map),
                     }
-                    Ok(())
+                    Ok(Reads::Objects)
                 })?;
                 Ok(MaybePayload(Some(p)))
             }
         }
-        d.deserialize_any(Any(P))
+        d.deserialize_any(Any(P(keys)))
     }
 }
 
