@@ -1,5 +1,5 @@
-//! Writes the redaction corpus (generated at run time, so the repository holds no
-//! secret-shaped string) into a folder: one file a case and `manifest.json` (family, kind,
+//! Writes the redaction corpus (tests/data/secrets/corpus.toml, its templates expanded: the
+//! repository holds no secret-shaped string) into a folder: one file a case and `manifest.json` (family, kind,
 //! secret). scripts/secrets_diff.py runs it and scans the files with hippo-packs, gitleaks and
 //! Kingfisher.
 //!

@@ -22,8 +22,15 @@ Not a test: it prints figures (docs/redaction.md keeps the last table).
 
 Per family: positives found (recall) and near-misses flagged (false positives).
 
+5. With --minimums FILE (scripts/secrets_minimums.json, which .ci/run passes), hippo-packs'
+   figures are held to the committed ones: per corpus and family, the positives found may not
+   drop below the file's, and the near-misses flagged may not rise above it; a drop prints
+   `BELOW MINIMUM ...` and the script exits 1. --write-minimums FILE writes today's figures;
+   --self-test shows that a drop is caught.
+
 usage: scripts/secrets_diff.py [--bin target/debug/hippo-packs] [--corpus DIR] [--markdown]
                                [--gitleaks-repo DIR --kingfisher-repo DIR] [--misses FAMILY]
+                               [--minimums FILE | --write-minimums FILE] [--self-test]
 """
 import argparse
 import json
@@ -187,6 +194,45 @@ def run_all(binary, corpus, cases, work, markdown, misses=None):
     return table(cases, results, markdown), results
 
 
+def figures(cases, found):
+    """hippo-packs' figures of one corpus: per family, [positives found, near-misses flagged]."""
+    out = OrderedDict()
+    for c in cases:
+        f = out.setdefault(c["family"], [0, 0])
+        if c["file"] in found:
+            f[0 if c["kind"] else 1] += 1
+    return out
+
+
+def below_minimums(now, minimums):
+    """The figures of `now` worse than `minimums` ({corpus: {family: [found, flagged]}}): fewer
+    found or more flagged, or a corpus or family the minimums name and `now` lacks."""
+    drops = []
+    for corpus, fams in minimums.items():
+        for fam, (found, flagged) in fams.items():
+            got = now.get(corpus, {}).get(fam)
+            if got is None:
+                drops.append(f"{corpus}: {fam}: no case any more (minimum {found} found)")
+            elif got[0] < found:
+                drops.append(f"{corpus}: {fam}: {got[0]} found, minimum {found}")
+            elif got[1] > flagged:
+                drops.append(f"{corpus}: {fam}: {got[1]} flagged, at most {flagged}")
+    return drops
+
+
+def self_test():
+    """A drop below a minimum fails, a rise above one does not (the control of --minimums)."""
+    minimums = {"own": {"AWS": [10, 0]}, "peers": {"GitHub": [5, 1]}}
+    assert below_minimums({"own": {"AWS": [10, 0]}, "peers": {"GitHub": [7, 1]}}, minimums) == []
+    assert below_minimums({"own": {"AWS": [9, 0]}, "peers": {"GitHub": [5, 1]}}, minimums) \
+        == ["own: AWS: 9 found, minimum 10"]
+    assert below_minimums({"own": {"AWS": [10, 1]}, "peers": {"GitHub": [5, 1]}}, minimums) \
+        == ["own: AWS: 1 flagged, at most 0"]
+    assert below_minimums({"own": {"AWS": [10, 0]}}, minimums) \
+        == ["peers: GitHub: no case any more (minimum 5 found)"]
+    print("secrets_diff self-test: a drop below a minimum is caught")
+
+
 def summary(totals, results):
     peers = [totals[n][0] for n in ("gitleaks", "kingfisher") if results[n] is not None]
     if peers and max(peers):
@@ -204,7 +250,41 @@ def main():
     ap.add_argument("--kingfisher-repo", help="a mirror of mongodb/kingfisher (its rules' examples)")
     ap.add_argument("--misses", help="print the cases of these families (comma-separated) that hippo-packs gets wrong")
     ap.add_argument("--peers-only", action="store_true", help="skip the project's own corpus")
+    ap.add_argument("--minimums", help="fail when hippo-packs' figures drop below this file's")
+    ap.add_argument("--write-minimums", help="write hippo-packs' figures to this file")
+    ap.add_argument("--self-test", action="store_true", help="show that a drop below a minimum fails")
     a = ap.parse_args()
+    if a.self_test:
+        self_test()
+        return
+    # run() works in a temporary folder: the files named are taken from here
+    a.minimums = a.minimums and Path(a.minimums).resolve()
+    a.write_minimums = a.write_minimums and Path(a.write_minimums).resolve()
+    now = OrderedDict()
+    run(a, now)
+    if a.write_minimums:
+        lines = [f'  "{c}": {{\n' + ",\n".join(f"    {json.dumps(f)}: {json.dumps(v)}" for f, v in fams.items())
+                 + "\n  }" for c, fams in now.items()]
+        Path(a.write_minimums).write_text("{\n" + ",\n".join(lines) + "\n}\n")
+        print(f"minimums written to {a.write_minimums}")
+    if a.minimums:
+        minimums = json.loads(Path(a.minimums).read_text())
+        if a.peers_only:
+            minimums.pop("own", None)
+        if not (a.gitleaks_repo and a.kingfisher_repo) and minimums.pop("peers", None) is not None:
+            # Without the peers' repositories there is no second corpus to hold (said above as
+            # SKIPPED); the project's own corpus is still held to its minimums.
+            print("SKIPPED the minimums of the peers' examples: their repositories were not given")
+        drops = below_minimums(now, minimums)
+        for d in drops:
+            print(f"BELOW MINIMUM {d}")
+        if drops:
+            sys.exit(1)
+        print(f"minimums ({a.minimums}): every figure holds")
+
+
+def run(a, now):
+    """Both corpora as the arguments ask, hippo-packs' figures into `now`."""
     with tempfile.TemporaryDirectory(prefix="secrets-diff-") as tmp:
         work = Path(tmp)
         corpus = Path(a.corpus) if a.corpus else work / "corpus"
@@ -214,11 +294,14 @@ def main():
                 export_corpus(corpus)
             cases = json.loads((corpus / "manifest.json").read_text())
             os.chdir(work)
-            print("The project's corpus (src/secrets/corpus/):")
+            print("The project's corpus (tests/data/secrets/corpus.toml):")
             (totals, _), results = run_all(binary, corpus, cases, work / "own", a.markdown, a.misses)
             summary(totals, results)
+            now["own"] = figures(cases, results["hippo-packs"])
         if not (a.gitleaks_repo and a.kingfisher_repo):
             print("SKIPPED peers' examples: give --gitleaks-repo and --kingfisher-repo (mirrors)")
+            if a.minimums:
+                sys.exit("the minimums need the peers' examples: give --gitleaks-repo and --kingfisher-repo")
             return
         peers = work / "peers"
         peers.mkdir()
@@ -227,6 +310,7 @@ def main():
         print("\nThe peers' rule examples:")
         (totals, _), results = run_all(binary, peers, cases, work / "peer-run", a.markdown, a.misses)
         summary(totals, results)
+        now["peers"] = figures(cases, results["hippo-packs"])
 
 
 if __name__ == "__main__":

@@ -137,8 +137,9 @@ pub fn matches_bytes(bytes: &[u8]) -> Vec<Match> {
     scan::scan(bytes, false)
 }
 
-// The corpus generates secret-shaped text at run time: the unit tests check every case, and
-// examples/secrets_corpus.rs (the feature secrets-corpus) writes it out for scripts/secrets_diff.py.
+// The corpus, tests/data/secrets/corpus.toml, expanded at run time: the unit tests check every
+// case, and examples/secrets_corpus.rs (the feature secrets-corpus) writes it out for
+// scripts/secrets_diff.py.
 #[cfg(any(test, feature = "secrets-corpus"))]
 mod corpus;
 

@@ -171,16 +171,23 @@ pub(crate) fn scan(hay: &[u8], first_only: bool) -> Vec<Match> {
 /// The kind a value found by its context has by its shape: the first row with no anchor of its
 /// own whose pattern covers the whole value and whose verification it passes.
 fn named_kind(value: &[u8]) -> Option<&'static str> {
-    TABLE.iter().enumerate().find_map(|(row, d)| {
+    named_row(value).map(|row| TABLE[row].id)
+}
+
+/// The row [`named_kind`] takes the kind of.
+fn named_row(value: &[u8]) -> Option<usize> {
+    TABLE.iter().enumerate().position(|(row, d)| {
         let Shape::Token { stop, verify, .. } = d.shape else {
-            return None;
+            return false;
         };
         if !d.anchors.is_empty() {
-            return None;
+            return false;
         }
-        let m = pattern(row)?.find(value)?;
+        let Some(m) = pattern(row).and_then(|p| p.find(value)) else {
+            return false;
+        };
         let whole = m.end() == value.len() || !stop.holds(value[m.end()]);
-        (whole && m.end() == value.len() && passes(verify, value).is_some()).then_some(d.id)
+        whole && m.end() == value.len() && passes(verify, value).is_some()
     })
 }
 
@@ -252,6 +259,58 @@ mod tests {
             let reached = ANCHORS.rows.iter().any(|r| r.contains(&row));
             assert_eq!(reached, !d.anchors.is_empty(), "{}", d.id);
         }
+    }
+
+    /// The row whose match is `span` in `hay` and wins it: the first row of the table that
+    /// matches exactly there, or, for a scanner that named the value by a row with no anchor of
+    /// its own, that row.
+    fn winning_row(hay: &[u8], span: Span) -> Option<usize> {
+        let mut rows: Vec<(usize, Match)> = Vec::new();
+        for (pattern, start) in FINDER.find_iter(hay) {
+            for &row in &ANCHORS.rows[pattern] {
+                rows.extend(
+                    detect(row, hay, start)
+                        .filter(|m| m.span == span)
+                        .map(|m| (row, m)),
+                );
+            }
+        }
+        let (row, m) = rows.into_iter().min_by_key(|&(row, _)| row)?;
+        let named = named_row(&hay[span.start..span.end]).filter(|&n| TABLE[n].id == m.kind);
+        Some(named.unwrap_or(row))
+    }
+
+    /// The rows that win no positive of `cases`.
+    fn rows_without_a_case(cases: &[super::super::corpus::Case]) -> Vec<&'static str> {
+        let mut won = vec![false; TABLE.len()];
+        for c in cases {
+            let at = c.text.find(&c.secret).expect("the secret is in its text");
+            let span = Span::new(at, at + c.secret.len());
+            if let Some(row) = winning_row(c.text.as_bytes(), span) {
+                won[row] = true;
+            }
+        }
+        TABLE
+            .iter()
+            .zip(won)
+            .filter(|(_, won)| !won)
+            .map(|(d, _)| d.id)
+            .collect()
+    }
+
+    /// docs/architecture.md, "A new secret detector": a new row comes with its corpus case. Every
+    /// row of the table is the row that wins at least one positive of the corpus, so a row
+    /// without one, or shadowed by a row before it, fails.
+    #[test]
+    fn every_row_detects_a_corpus_case_first() {
+        let positives = super::super::corpus::positives();
+        assert_eq!(rows_without_a_case(&positives), Vec::<&str>::new());
+        // control: without the `rows` group (one positive per token row), rows lack a case
+        let fewer: Vec<_> = positives
+            .into_iter()
+            .filter(|c| c.group != "rows")
+            .collect();
+        assert!(rows_without_a_case(&fewer).len() > 20);
     }
 
     /// The finder over the real anchors reports what Aho-Corasick's leftmost-first search

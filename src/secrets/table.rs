@@ -5,7 +5,8 @@
 //! [`super::scan`] compiles every row's anchors into one anchor search, so a row costs nothing
 //! per byte scanned; only where one of its anchors occurs does the row look at the bytes around
 //! it. docs/redaction.md describes every row; its kinds table is generated from these rows
-//! (`tests/it/docs.rs`).
+//! (`tests/it/docs.rs`). A new row comes with its corpus cases, rows of
+//! tests/data/secrets/corpus.toml (docs/architecture.md, "A new secret detector").
 
 use super::context;
 use super::curl;

@@ -1,7 +1,7 @@
-//! The redaction tests, over the corpus of `corpus/` (generated at run time, so no secret
-//! scanner flags this repository).
+//! The redaction tests, over the corpus of tests/data/secrets/corpus.toml (expanded at run
+//! time by `corpus/`, so no secret scanner flags this repository).
 
-use super::corpus::{self, Case, Rng, alnum, url64};
+use super::corpus::{self, Case, Rng};
 use super::*;
 use crate::core::Span;
 
@@ -13,12 +13,17 @@ fn jwt(r: &mut Rng, header: &str) -> String {
     corpus::jwt(r, header)
 }
 
+/// A template of the corpus's generators, expanded.
+fn expanded(r: &mut Rng, template: &str) -> String {
+    corpus::expand(r, template).expect("a valid template")
+}
+
 #[test]
 fn every_positive_is_found_with_its_kind_and_span() {
     let ids: Vec<&str> = kinds().iter().map(|k| k.id).collect();
     let mut wrong = Vec::new();
     for p in positives() {
-        let kind = p.kind.expect("a positive has a kind");
+        let kind = p.kind.as_deref().expect("a positive has a kind");
         assert!(ids.contains(&kind), "{kind} is not listed by kinds()");
         let r = redact(&p.text);
         let at = p.text.find(&p.secret).expect("the secret is in its text");
@@ -55,7 +60,7 @@ fn checksums_are_evidence_not_a_gate() {
 }
 
 /// The families of `families` without a positive case and two near misses in `all`.
-fn thin_families<'a>(all: &[corpus::Case], families: &[&'a str]) -> Vec<&'a str> {
+fn thin_families<'a>(all: &[Case], families: &[&'a str]) -> Vec<&'a str> {
     let count = |f: &str, positive: bool| {
         all.iter()
             .filter(|c| c.family == f && c.kind.is_some() == positive)
@@ -76,8 +81,32 @@ fn every_family_has_positives_and_near_misses() {
     assert_eq!(thin_families(&all, &families), Vec::<&str>::new());
     assert!(families.len() >= 33, "{} families", families.len());
     // control: with the near misses left out, every family is reported
-    let positives: Vec<corpus::Case> = all.into_iter().filter(|c| c.kind.is_some()).collect();
+    let positives: Vec<Case> = all.into_iter().filter(|c| c.kind.is_some()).collect();
     assert_eq!(thin_families(&positives, &families), families);
+}
+
+/// The corpus's rows are held to their two shapes and its generators to their names.
+#[test]
+fn a_malformed_corpus_row_is_refused() {
+    let row = |fields: &str| {
+        format!("[[group]]\nname = \"g\"\ncase = [ {{ family = \"f\", {fields} }} ]\n")
+    };
+    let good = corpus::parse(&row(r#"kind = "k", secret = "s⟨pick hex 4⟩""#)).expect("a positive");
+    assert_eq!(
+        (good[0].secret.len(), good[0].kind.as_deref()),
+        (5, Some("k"))
+    );
+    assert_eq!(corpus::parse(&row(r#"text = "t""#)).map(|c| c.len()), Ok(1));
+    // controls: a row of both shapes, of neither, with an unknown generator or an open ⟨
+    for bad in [
+        r#"kind = "k", secret = "s", text = "t""#,
+        r#"before = "b""#,
+        r#"text = "⟨shuffle hex 4⟩""#,
+        r#"text = "⟨pick hex 4""#,
+        r#"text = "t", colour = "red""#,
+    ] {
+        assert!(corpus::parse(&row(bad)).is_err(), "{bad}");
+    }
 }
 
 #[test]
@@ -111,7 +140,7 @@ fn several_secrets_are_all_replaced_in_order() {
             .all(|w| w[0].span.end <= w[1].span.start)
     );
     for (m, p) in r.matches.iter().zip(&corpus) {
-        assert_eq!(Some(m.kind), p.kind);
+        assert_eq!(Some(m.kind), p.kind.as_deref());
         assert_eq!(&text[m.span.start..m.span.end], p.secret);
     }
     assert_eq!(first_match(&text), r.matches.first().copied());
@@ -138,7 +167,7 @@ fn a_specific_kind_wins_over_a_generic_one() {
 #[test]
 fn anchors_sit_at_word_boundaries() {
     let r = &mut Rng(11);
-    let tail = r.mixed(&alnum(), 48);
+    let tail = expanded(r, "⟨mixed alnum 48⟩");
     // control: the same tail after a space is a key
     assert_eq!(
         first_match(&format!("use sk-{tail}")).map(|m| m.kind),
@@ -147,10 +176,10 @@ fn anchors_sit_at_word_boundaries() {
     for inside in [
         format!("task-brief task-{tail}"),
         format!("ask-{tail}"),
-        format!("xghp_{}", r.mixed(&alnum(), 36)),
-        format!("MAKIA{}", r.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
-        format!("ghp_{}X", r.mixed(&alnum(), 36)),
-        format!("AIza{}_more", r.mixed(&url64(), 35)),
+        expanded(r, "xghp_⟨mixed alnum 36⟩"),
+        expanded(r, "MAKIA⟨pick base32 16⟩"),
+        expanded(r, "ghp_⟨mixed alnum 36⟩X"),
+        expanded(r, "AIza⟨mixed url64 35⟩_more"),
     ] {
         assert_eq!(redact(&inside).matches, vec![], "{inside}");
     }
@@ -238,13 +267,16 @@ fn secrets_inside_json_transcripts_are_found_and_the_line_stays_json() {
         let r = redact(&line);
         assert_eq!(
             r.matches.iter().map(|m| m.kind).collect::<Vec<_>>(),
-            vec![p.kind.expect("a positive has a kind")],
+            vec![p.kind.as_deref().expect("a positive has a kind")],
             "{line}"
         );
         let v: serde_json::Value = serde_json::from_str(&r.text).expect("still JSON");
         let content = v["message"]["content"].as_str().expect("content");
         assert!(
-            content.contains(&format!("[REDACTED:{}]", p.kind.unwrap_or_default())),
+            content.contains(&format!(
+                "[REDACTED:{}]",
+                p.kind.as_deref().unwrap_or_default()
+            )),
             "{content}"
         );
     }
@@ -297,7 +329,7 @@ fn the_kinds_table_is_current() {
 /// The random-looking strings of a coding session that are not secrets: no finding at all.
 #[test]
 fn realistic_negatives_have_no_finding() {
-    let negatives = corpus::realistic::negatives();
+    let negatives = corpus::group("realistic");
     let flagged: Vec<String> = negatives
         .iter()
         .filter_map(|t| first_match(t).map(|m| format!("{}: {t}", m.kind)))

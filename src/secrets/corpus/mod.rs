@@ -1,189 +1,127 @@
-//! The redaction corpus, generated at run time (so the repository holds no secret-shaped
-//! string): per family, positives in the contexts a pack author pastes them into, and
-//! near-misses that must not match. The unit tests check every case; `export` writes the corpus
-//! out for scripts/secrets_diff.py, which runs gitleaks and Kingfisher over the same files.
+//! The redaction corpus: tests/data/secrets/corpus.toml, a table of cases expanded at run time
+//! (`expand.rs`), so the repository holds no secret-shaped string. Per family, positives in the
+//! contexts a pack author pastes them into, and near-misses that must not match; one positive
+//! per token row of the detector table; the realistic negatives. The unit tests check every
+//! case; `export` writes the corpus out for scripts/secrets_diff.py, which runs gitleaks and
+//! Kingfisher over the same files.
 
-mod context;
-mod models;
-mod near;
-mod near_misc;
-pub(crate) mod realistic;
-mod rows;
-mod tokens;
+mod expand;
 
-use super::verify::{BASE62, base62_6};
+pub(crate) use expand::{Rng, expand};
+#[cfg(test)]
+pub(crate) use expand::{crc_body, jwt};
+
+/// The table, read when the crate is built.
+const DATA: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/secrets/corpus.toml"
+));
+
+/// The seed of the one generator that expands the table, in its order.
+const SEED: u64 = 0x5EC2_E70F_F00D;
 
 /// One case: a positive carries the kind and the secret its match must cover; a near-miss
 /// carries neither.
 #[derive(Debug, Clone)]
 pub(crate) struct Case {
-    pub(crate) family: &'static str,
-    pub(crate) kind: Option<&'static str>,
+    /// The group of the table it is written in (`realistic`, `rows`, ...).
+    pub(crate) group: String,
+    pub(crate) family: String,
+    pub(crate) kind: Option<String>,
     pub(crate) text: String,
     pub(crate) secret: String,
 }
 
-pub(crate) fn pos(
-    family: &'static str,
-    kind: &'static str,
-    before: &str,
-    secret: String,
-    after: &str,
-) -> Case {
-    Case {
-        family,
-        kind: Some(kind),
-        text: format!("{before}{secret}{after}"),
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    group: Vec<Group>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Group {
+    name: String,
+    case: Vec<Row>,
+}
+
+/// A row as written: a near-miss's `text`, or a positive's `kind`, `before`, `secret`, `after`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Row {
+    family: String,
+    kind: Option<String>,
+    text: Option<String>,
+    before: Option<String>,
+    secret: Option<String>,
+    after: Option<String>,
+    times: Option<usize>,
+}
+
+/// The cases of a table's text, expanded in order, or what is wrong with a row.
+pub(crate) fn parse(data: &str) -> Result<Vec<Case>, String> {
+    let table: Table = toml::from_str(data).map_err(|e| e.to_string())?;
+    let r = &mut Rng(SEED);
+    let mut out = Vec::new();
+    for g in table.group {
+        for row in g.case {
+            for _ in 0..row.times.unwrap_or(1) {
+                out.push(case(r, &g.name, &row)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn case(r: &mut Rng, group: &str, row: &Row) -> Result<Case, String> {
+    let (text, secret) = match (&row.kind, &row.text, &row.secret) {
+        (None, Some(text), None) if row.before.is_none() && row.after.is_none() => {
+            (expand(r, text)?, String::new())
+        }
+        (Some(_), None, Some(secret)) => {
+            let before = expand(r, row.before.as_deref().unwrap_or(""))?;
+            let secret = expand(r, secret)?;
+            let after = expand(r, row.after.as_deref().unwrap_or(""))?;
+            (format!("{before}{secret}{after}"), secret)
+        }
+        _ => {
+            return Err(format!(
+                "a row of {group} ({}) is neither a near-miss (text) nor a positive (kind, secret)",
+                row.family
+            ));
+        }
+    };
+    Ok(Case {
+        group: group.to_string(),
+        family: row.family.clone(),
+        kind: row.kind.clone(),
+        text,
         secret,
-    }
+    })
 }
 
-pub(crate) fn near(family: &'static str, text: impl Into<String>) -> Case {
-    Case {
-        family,
-        kind: None,
-        text: text.into(),
-        secret: String::new(),
-    }
-}
-
-/// Every positive, then every near-miss.
+/// Every case, in the table's order.
 pub(crate) fn all() -> Vec<Case> {
-    let mut v = positives();
-    v.extend(near::near_misses());
-    v.extend(near_misc::near_misses());
-    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_none()));
-    v.extend(
-        realistic::negatives()
-            .into_iter()
-            .map(|t| near("other text", t)),
-    );
-    v
+    parse(DATA).unwrap_or_else(|e| panic!("tests/data/secrets/corpus.toml: {e}"))
 }
 
+#[cfg(test)]
 pub(crate) fn positives() -> Vec<Case> {
-    let mut v = context::positives();
-    v.extend(tokens::positives());
-    v.extend(rows::cases().into_iter().filter(|c| c.kind.is_some()));
-    v
+    all().into_iter().filter(|c| c.kind.is_some()).collect()
 }
 
-/// A small deterministic generator (xorshift64*), so the corpus is the same on every run.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub(crate) fn pick(&mut self, alphabet: &str, n: usize) -> String {
-        let a = alphabet.as_bytes();
-        (0..n)
-            .map(|_| a[(self.next() % a.len() as u64) as usize] as char)
-            .collect()
-    }
-    /// `n` characters of `alphabet` with at least one upper-case letter, lower-case letter and
-    /// digit where the alphabet has them.
-    pub(crate) fn mixed(&mut self, alphabet: &str, n: usize) -> String {
-        loop {
-            let s = self.pick(alphabet, n);
-            let ok =
-                |f: fn(&u8) -> bool| !alphabet.bytes().any(|b| f(&b)) || s.bytes().any(|b| f(&b));
-            if ok(u8::is_ascii_uppercase) && ok(u8::is_ascii_lowercase) && ok(u8::is_ascii_digit) {
-                return s;
-            }
-        }
-    }
-    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 24) as u8).collect()
-    }
-}
-
-pub(crate) const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-pub(crate) const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
-pub(crate) const DIGITS: &str = "0123456789";
-pub(crate) const HEX: &str = "0123456789abcdef";
-pub(crate) const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-pub(crate) fn alnum() -> String {
-    format!("{UPPER}{LOWER}{DIGITS}")
-}
-pub(crate) fn url64() -> String {
-    format!("{UPPER}{LOWER}{DIGITS}-_")
-}
-pub(crate) fn b64() -> String {
-    format!("{UPPER}{LOWER}{DIGITS}+/")
-}
-
-pub(crate) fn b64_encode(data: &[u8], url: bool) -> String {
-    let table: Vec<u8> = if url { url64() } else { b64() }.into_bytes();
-    let mut out = String::new();
-    for chunk in data.chunks(3) {
-        let n = chunk.len();
-        let v = (chunk[0] as u32) << 16
-            | (*chunk.get(1).unwrap_or(&0) as u32) << 8
-            | *chunk.get(2).unwrap_or(&0) as u32;
-        for k in 0..=n {
-            out.push(table[((v >> (18 - 6 * k)) & 63) as usize] as char);
-        }
-        if !url {
-            for _ in n..3 {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// 30 random characters and their CRC32 in base62: GitHub's and npm's token body. With `bad`,
-/// the tail is off by one (a near-miss).
-pub(crate) fn crc_body(r: &mut Rng, bad: bool) -> String {
-    let random = r.mixed(&alnum(), 30);
-    let crc = crc32fast::hash(random.as_bytes()).wrapping_add(bad as u32);
-    let tail = base62_6(crc, BASE62[0]);
-    format!("{random}{}", String::from_utf8_lossy(&tail))
-}
-
-/// A PyPI token: `pypi-` and a macaroon located at `location`.
-pub(crate) fn pypi(r: &mut Rng, location: &str) -> String {
-    let mut m = vec![2u8, 1, location.len() as u8];
-    m.extend_from_slice(location.as_bytes());
-    let id = r.pick(HEX, 32);
-    m.extend_from_slice(&[2, 32]);
-    m.extend_from_slice(id.as_bytes());
-    m.extend_from_slice(&[0, 2, 26]);
-    m.extend_from_slice(br#"{"version": 1, "p": null}"#);
-    m.push(0);
-    m.extend_from_slice(&[0, 6, 32]);
-    m.extend(r.bytes(32));
-    format!("pypi-{}", b64_encode(&m, true))
-}
-
-pub(crate) fn pem_body(r: &mut Rng, lines: usize, nl: &str) -> String {
-    (0..lines)
-        .map(|_| r.pick(&b64(), 64))
-        .collect::<Vec<_>>()
-        .join(nl)
-}
-
-pub(crate) fn jwt(r: &mut Rng, header: &str) -> String {
-    let payload = format!(
-        r#"{{"sub":"{}","name":"Ada","iat":{}}}"#,
-        r.pick(DIGITS, 10),
-        1_700_000_000 + r.next() % 1000
-    );
-    format!(
-        "{}.{}.{}",
-        b64_encode(header.as_bytes(), true),
-        b64_encode(payload.as_bytes(), true),
-        r.mixed(&url64(), 43)
-    )
+/// The texts of one group of the table.
+#[cfg(test)]
+pub(crate) fn group(name: &str) -> Vec<String> {
+    all()
+        .into_iter()
+        .filter(|c| c.group == name)
+        .map(|c| c.text)
+        .collect()
 }
 
 /// Writes the corpus to `dir`: one file a case (`<family>/<pos|near>-<n>.txt`) and
-/// `manifest.json` listing each file's family, kind and secret.
+/// `manifest.json` listing each file's group, family, kind and secret.
 pub(crate) fn export(dir: &std::path::Path) -> std::io::Result<usize> {
     let mut manifest = Vec::new();
     for (n, c) in all().iter().enumerate() {
@@ -206,7 +144,7 @@ pub(crate) fn export(dir: &std::path::Path) -> std::io::Result<usize> {
         std::fs::create_dir_all(path.parent().expect("a file has a folder"))?;
         std::fs::write(&path, format!("{}\n", c.text))?;
         manifest.push(serde_json::json!({
-            "file": file, "family": c.family, "kind": c.kind, "secret": c.secret,
+            "file": file, "group": c.group, "family": c.family, "kind": c.kind, "secret": c.secret,
         }));
     }
     let json = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
