@@ -18,6 +18,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
 COPY benches ./benches
+COPY tests/fixtures.rs ./tests/fixtures.rs
 
 # Release settings for the image only, so Cargo.toml keeps the defaults for everyone else.
 ENV CARGO_PROFILE_RELEASE_LTO=true \

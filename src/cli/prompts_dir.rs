@@ -37,27 +37,9 @@ pub(super) fn write(reports: &[PackReport], dir: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dream::ReviewPrompt;
-    use crate::outcome::CaseResult;
 
     fn report() -> PackReport {
-        PackReport {
-            dir: "packs/a".into(),
-            prefix: "packs/a/".into(),
-            name: Some("a".into()),
-            cases: vec![CaseResult {
-                name: "c".into(),
-                pass: "p".into(),
-                prompts: vec!["one\n::error x\u{202E}".into()],
-                review_prompts: vec![ReviewPrompt {
-                    call: 1,
-                    proposal: 1,
-                    text: "review".into(),
-                }],
-                ..CaseResult::default()
-            }],
-            ..PackReport::default()
-        }
+        crate::report::prompts::sample()
     }
 
     #[test]

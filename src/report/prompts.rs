@@ -103,29 +103,35 @@ fn safe(name: &str) -> String {
     if s.is_empty() { "pack".into() } else { s }
 }
 
+/// A pack whose one case sent a model prompt holding a workflow command and a hidden character,
+/// and a reviewer's prompt (the tests of the prompts' renderings and of the prompts folder).
+#[cfg(test)]
+pub(crate) fn sample() -> PackReport {
+    PackReport {
+        dir: "packs/a".into(),
+        prefix: "packs/a/".into(),
+        name: Some("a".into()),
+        cases: vec![CaseResult {
+            name: "c".into(),
+            pass: "p".into(),
+            prompts: vec!["one\n::error x\u{202E}".into()],
+            review_prompts: vec![crate::dream::ReviewPrompt {
+                call: 1,
+                proposal: 1,
+                text: "review".into(),
+            }],
+            ..CaseResult::default()
+        }],
+        ..PackReport::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dream::ReviewPrompt;
 
     fn report() -> PackReport {
-        PackReport {
-            dir: "packs/a".into(),
-            prefix: "packs/a/".into(),
-            name: Some("a".into()),
-            cases: vec![CaseResult {
-                name: "c".into(),
-                pass: "p".into(),
-                prompts: vec!["one\n::error x\u{202E}".into()],
-                review_prompts: vec![ReviewPrompt {
-                    call: 1,
-                    proposal: 1,
-                    text: "review".into(),
-                }],
-                ..CaseResult::default()
-            }],
-            ..PackReport::default()
-        }
+        sample()
     }
 
     #[test]
