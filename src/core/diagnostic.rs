@@ -347,7 +347,11 @@ mod tests {
             as_error: None,
         },
         None,
-        &[],
+        crate::core::Reference {
+            docs: &[],
+            severity_by_place: None,
+            appendix: None,
+        },
         crate::core::Origin {
             module: module_path!(),
             name: "R",

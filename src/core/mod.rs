@@ -29,7 +29,7 @@ pub use diagnostic::{Diagnostic, Region, Span};
 pub(crate) use diagnostic::{Related, Style, SuggestedEdit, Suggestion};
 pub(crate) use line_index::LineIndex;
 pub use rule::Rule;
-pub(crate) use rule::{Origin, Precision, Rank};
+pub(crate) use rule::{Origin, Precision, Rank, Reference};
 pub use severity::Severity;
 pub(crate) use unicode::{Script, breaks_line, is_ignorable, is_unusual_space, script};
 pub use unicode::{is_hidden, is_invisible};

@@ -43,8 +43,8 @@ pub struct Rule {
     rank: Rank,
     /// SARIF `security-severity` for security rules ("0.1" to "10.0").
     pub security_severity: Option<&'static str>,
-    /// The lines of the rule's doc comment, as the compiler hands them over.
-    docs: &'static [&'static str],
+    /// What the rule's reference says: its doc comment and what the declaration adds.
+    reference: Reference,
     /// Where the rule is declared and where it is reported.
     origin: Origin,
     texts: OnceLock<Texts>,
@@ -69,6 +69,22 @@ pub(crate) struct Rank {
     /// Where the rule's findings sort when they are errors, when that differs from `rank`
     /// (`error_rank = 175`: redaction is an error under tests/ and sorts with the sizes there).
     pub(crate) as_error: Option<u16>,
+}
+
+/// What a rule's reference entry (`hippo-packs rules <id>`, docs/rules.md) is made of; built by
+/// `declare_rules!`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub(crate) struct Reference {
+    /// The lines of the rule's doc comment, as the compiler hands them over.
+    pub(crate) docs: &'static [&'static str],
+    /// The rule's severity in words when it depends on where the finding is
+    /// (`severity_by_place = "error in tests/, warning elsewhere"`); the catalogue then lists
+    /// the rule as `error/warning`.
+    pub(crate) severity_by_place: Option<&'static str>,
+    /// A section the entry adds after how to fix (`appendix = kinds_text`: the kinds the
+    /// redaction rule finds, from the secret engine's table).
+    pub(crate) appendix: Option<fn() -> String>,
 }
 
 /// Where a rule is declared and where it is reported; built by `declare_rules!`.
@@ -98,7 +114,7 @@ impl Rule {
         precision: Precision,
         rank: Rank,
         security_severity: Option<&'static str>,
-        docs: &'static [&'static str],
+        reference: Reference,
         origin: Origin,
     ) -> Rule {
         Rule {
@@ -107,7 +123,7 @@ impl Rule {
             precision,
             rank,
             security_severity,
-            docs,
+            reference,
             origin,
             texts: OnceLock::new(),
         }
@@ -126,6 +142,28 @@ impl Rule {
             (Severity::Error, Some(rank)) => rank,
             _ => self.rank.rank,
         }
+    }
+
+    /// The rule's severity as its reference says it: in words when it depends on where the
+    /// finding is, else the declared one.
+    pub(crate) fn severity_text(&self) -> &'static str {
+        self.reference
+            .severity_by_place
+            .unwrap_or(self.severity.as_str())
+    }
+
+    /// The catalogue's short form of [`Rule::severity_text`]: `error/warning` for a rule whose
+    /// severity depends on where the finding is.
+    pub(crate) fn severity_short(&self) -> &'static str {
+        match self.reference.severity_by_place {
+            Some(_) => "error/warning",
+            None => self.severity.as_str(),
+        }
+    }
+
+    /// The section the rule's reference entry adds after how to fix, if it declares one.
+    pub(crate) fn appendix(&self) -> Option<String> {
+        self.reference.appendix.map(|f| f())
     }
 
     /// The family: the last segment of the module the rule is declared in (`layout`, `text`).
@@ -180,7 +218,7 @@ impl Rule {
     }
 
     fn texts(&self) -> &Texts {
-        self.texts.get_or_init(|| texts(self.docs))
+        self.texts.get_or_init(|| texts(self.reference.docs))
     }
 }
 

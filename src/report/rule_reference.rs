@@ -51,7 +51,7 @@ struct RuleJson {
 fn json(r: &'static Rule) -> RuleJson {
     RuleJson {
         id: r.id,
-        severity: severity(r),
+        severity: r.severity_text(),
         family: r.family(),
         precision: r.precision.as_str(),
         security_severity: r.security_severity,
@@ -60,16 +60,6 @@ fn json(r: &'static Rule) -> RuleJson {
         help: r.help(),
         fix: crate::fix::fixes_of(r.id),
         reference: help_uri(r),
-    }
-}
-
-/// A rule's severity as the catalogue says it: `redaction` is an error under tests/ and a
-/// warning elsewhere.
-fn severity(r: &Rule) -> &'static str {
-    if r.id == rules::redaction::REDACTION.id {
-        "error in tests/, warning elsewhere"
-    } else {
-        r.severity.as_str()
     }
 }
 
@@ -99,10 +89,7 @@ fn catalogue() -> String {
             format!(
                 "{:width$}  {:7}  {}\n",
                 r.id,
-                match r.id == rules::redaction::REDACTION.id {
-                    true => "error/warning".to_string(),
-                    false => r.severity.as_str().to_string(),
-                },
+                r.severity_short(),
                 r.summary()
             )
         })
@@ -117,7 +104,7 @@ pub(crate) fn explain(r: &Rule) -> String {
         "{}: {}\n\nseverity: {}\nfamily: {}\nprecision: {}\n",
         r.id,
         r.summary(),
-        severity(r),
+        r.severity_text(),
         r.family(),
         r.precision.as_str()
     );
@@ -133,8 +120,8 @@ pub(crate) fn explain(r: &Rule) -> String {
         r.description(),
         r.help(),
     ));
-    if r.id == rules::redaction::REDACTION.id {
-        out.push_str(&rules::redaction::kinds_text());
+    if let Some(appendix) = r.appendix() {
+        out.push_str(&appendix);
         out.push('\n');
     }
     for e in examples::of(r.id) {

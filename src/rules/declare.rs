@@ -10,7 +10,10 @@
 /// `, security_severity = "5.0"`, `, reported_in = "src/allow.rs"` when another file than the
 /// family's reports the findings, and `, cases = "tests/it/ci_registry.rs"` when the fixture
 /// harness cannot express the rule's cases and that test file holds them (its `bad_<id>` and
-/// `good_<id>` tests). The family is the module the block is written in; the block also
+/// `good_<id>` tests), `, severity_by_place = "error in tests/, warning elsewhere"` when the
+/// severity depends on where the finding is (the reference says it in these words), and
+/// `, appendix = kinds_text` for a function whose text the rule's reference entry adds after how
+/// to fix. The family is the module the block is written in; the block also
 /// defines the module's `RULES`, in the order written.
 ///
 /// ```ignore
@@ -26,6 +29,8 @@
 macro_rules! declare_rules {
     (@option) => { None };
     (@option $s:literal) => { Some($s) };
+    (@function) => { None };
+    (@function $f:path) => { Some($f as fn() -> String) };
     ($(
         $(#[doc = $doc:expr])+
         $vis:vis static $name:ident = $id:literal, $severity:ident, $precision:ident,
@@ -33,7 +38,9 @@ macro_rules! declare_rules {
             $(, error_rank = $error_rank:literal)?
             $(, security_severity = $security:literal)?
             $(, reported_in = $reported:literal)?
-            $(, cases = $cases:literal)?;
+            $(, cases = $cases:literal)?
+            $(, severity_by_place = $by_place:literal)?
+            $(, appendix = $appendix:path)?;
     )+) => {
         $(
             $(#[doc = $doc])+
@@ -49,7 +56,11 @@ macro_rules! declare_rules {
                     as_error: $crate::rules::declare::declare_rules!(@option $($error_rank)?),
                 },
                 $crate::rules::declare::declare_rules!(@option $($security)?),
-                &[$($doc),+],
+                $crate::core::Reference {
+                    docs: &[$($doc),+],
+                    severity_by_place: $crate::rules::declare::declare_rules!(@option $($by_place)?),
+                    appendix: $crate::rules::declare::declare_rules!(@function $($appendix)?),
+                },
                 $crate::core::Origin {
                     module: module_path!(),
                     name: stringify!($name),
@@ -99,8 +110,27 @@ mod tests {
             /// Why.
             ///
             /// How to fix: Fix.
-            pub(crate) static THREE = "three-rule", Error, Medium, rank = 30, error_rank = 5;
+            pub(crate) static THREE = "three-rule", Error, Medium, rank = 30, error_rank = 5,
+                severity_by_place = "error here, warning there", appendix = appendix;
         }
+
+        fn appendix() -> String {
+            "what the entry adds\n".to_string()
+        }
+    }
+
+    #[test]
+    fn a_rule_may_say_its_severity_in_words_and_add_a_section() {
+        assert_eq!(family_y::THREE.severity_text(), "error here, warning there");
+        assert_eq!(family_y::THREE.severity_short(), "error/warning");
+        assert_eq!(
+            family_y::THREE.appendix().as_deref(),
+            Some("what the entry adds\n")
+        );
+        // Control: a rule declaring neither says its severity and adds nothing.
+        assert_eq!(family_x::TWO.severity_text(), "error");
+        assert_eq!(family_x::TWO.severity_short(), "error");
+        assert_eq!(family_x::TWO.appendix(), None);
     }
 
     #[test]

@@ -23,7 +23,8 @@ declare_rules! {
     /// or ${TOKEN}; if the text is not a secret, report the false positive (see docs/redaction.md).
     /// If the key was ever committed, revoke it with its provider: it stays in the repository's
     /// history after the file is fixed.
-    pub(crate) static REDACTION = "redaction", Error, High, rank = 630, error_rank = 175, security_severity = "7.5";
+    pub(crate) static REDACTION = "redaction", Error, High, rank = 630, error_rank = 175, security_severity = "7.5",
+        severity_by_place = "error in tests/, warning elsewhere", appendix = kinds_text;
 }
 
 /// The kinds a finding's message names, one a line (`<kind>  <family>  <what it matches>`), for
