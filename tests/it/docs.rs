@@ -293,12 +293,12 @@ fn control_a_rule_without_code_docs_or_fixtures_is_caught() {
     assert_eq!(missing_hops(root, &broken).len(), 3, "{broken:?}");
 }
 
-/// The shape of a rule's declaration line, `static NAME = "id", Severity, Precision, rank = N`
-/// then the optional `key = value`s, as `(id, rank)`; `None` when the line has another shape.
+/// The shape of a rule's declaration, `static NAME = "id", Severity, Precision, rank = N` then
+/// the optional `key = value`s, as `(id, rank)`; `None` when it has another shape.
 fn declaration(line: &str) -> Option<(&str, u32)> {
     let (_, rest) = line.trim().split_once(" static ")?;
     let (_, fields) = rest.strip_suffix(';')?.split_once(" = ")?;
-    let mut fields = fields.split(", ");
+    let mut fields = fields_of(fields).into_iter();
     let id = fields.next()?.strip_prefix('"')?.strip_suffix('"')?;
     for _severity_and_precision in 0..2 {
         let word = fields.next()?;
@@ -307,7 +307,14 @@ fn declaration(line: &str) -> Option<(&str, u32)> {
             .then_some(())?;
     }
     let rank = fields.next()?.strip_prefix("rank = ")?.parse().ok()?;
-    let optional = ["error_rank", "security_severity", "reported_in", "cases"];
+    let optional = [
+        "error_rank",
+        "security_severity",
+        "reported_in",
+        "cases",
+        "severity_by_place",
+        "appendix",
+    ];
     fields
         .all(|f| {
             f.split_once(" = ")
@@ -316,19 +323,52 @@ fn declaration(line: &str) -> Option<(&str, u32)> {
         .then_some((id, rank))
 }
 
-/// The declaration lines of `text` (a `static` whose value starts with a quoted id).
-fn declaration_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines()
-        .filter(|l| l.trim_start().starts_with("pub") && l.contains(" static "))
-        .filter(|l| l.contains(" = \""))
+/// A declaration's fields: split at `, ` outside quoted strings.
+fn fields_of(text: &str) -> Vec<&str> {
+    let (mut fields, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted && text[i..].starts_with(", ") => {
+                fields.push(&text[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    fields.push(&text[start..]);
+    fields
+}
+
+/// The declarations of `text` (a `static` whose value starts with a quoted id), each joined into
+/// one line when it goes on over several, up to its `;`.
+fn declaration_lines(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if !(l.trim_start().starts_with("pub") && l.contains(" static ") && l.contains(" = \"")) {
+            continue;
+        }
+        let mut joined = l.trim_end().to_string();
+        while !joined.ends_with(';') {
+            match lines.next() {
+                Some(more) => joined = format!("{joined} {}", more.trim()),
+                None => break,
+            }
+        }
+        found.push(joined);
+    }
+    found
 }
 
 /// The example declaration of docs/architecture.md's "Adding a warning to an existing family".
-fn documented_declaration(architecture: &str) -> Option<&str> {
+fn documented_declaration(architecture: &str) -> Option<String> {
     let section = architecture
         .split("## Adding a warning to an existing family")
         .nth(1)?;
-    declaration_lines(section.split("\n## ").next()?).next()
+    declaration_lines(section.split("\n## ").next()?)
+        .into_iter()
+        .next()
 }
 
 /// Every rule declaration of `src/rules/` has the shape the documented example has, and the
@@ -338,7 +378,7 @@ fn the_documented_declaration_is_the_one_the_rules_use() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let architecture = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
     let example = documented_declaration(&architecture).expect("the section's example");
-    let (_, example_rank) = declaration(example).expect("the example's shape");
+    let (_, example_rank) = declaration(&example).expect("the example's shape");
     let mut ranks = Vec::new();
     for entry in std::fs::read_dir(root.join("src/rules")).unwrap() {
         let path = entry.unwrap().path();
@@ -347,7 +387,7 @@ fn the_documented_declaration_is_the_one_the_rules_use() {
             continue; // the macro's own documentation and tests
         }
         for line in declaration_lines(&text) {
-            let (id, rank) = declaration(line)
+            let (id, rank) = declaration(&line)
                 .unwrap_or_else(|| panic!("{}: {line} has another shape", path.display()));
             ranks.push((rank, id.to_string()));
         }
@@ -377,5 +417,10 @@ fn control_a_declaration_of_another_shape_is_caught() {
                Warning, High;\n\n## Next\n   pub static Q = \"q\", Error, High, rank = 1;\n";
     let found = documented_declaration(doc).unwrap();
     assert!(found.contains("\"p\""), "{found}");
-    assert_eq!(declaration(found), None);
+    assert_eq!(declaration(&found), None);
+    // A declaration over two lines is read whole; a comma inside a quoted value splits nothing.
+    let two = "    pub(crate) static R = \"r\", Error, High, rank = 2,\n        \
+               severity_by_place = \"error here, warning there\", appendix = f;\n";
+    let joined = declaration_lines(two);
+    assert_eq!(declaration(&joined[0]), Some(("r", 2)), "{joined:?}");
 }
