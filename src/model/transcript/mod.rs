@@ -301,8 +301,8 @@ impl Reader {
     }
 
     /// A Codex `session_meta`: the session the following records belong to.
-    fn session_meta(&mut self, payload: Option<Payload<'_>>, at: At) {
-        match payload.as_ref().and_then(|p| p.id.as_str()) {
+    fn session_meta(&mut self, payload: Option<Box<Payload<'_>>>, at: At) {
+        match payload.as_deref().and_then(|p| p.id.as_str()) {
             Some(id) if !id.is_empty() => {
                 self.codex_session = Some(id.to_string());
                 self.t.refer(id, Tool::Codex, at.line, at.span);

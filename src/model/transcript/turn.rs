@@ -168,8 +168,8 @@ fn tool_output(block: &Block<'_>) -> Result<String, String> {
 
 /// A Codex `response_item` payload: `message` (user or assistant), `function_call` and
 /// `function_call_output` are turns; other items and roles are kept but are not.
-pub(super) fn codex_turn(payload: Option<Payload<'_>>) -> Result<Option<TurnText>, String> {
-    let Some(p) = payload else {
+pub(super) fn codex_turn(payload: Option<Box<Payload<'_>>>) -> Result<Option<TurnText>, String> {
+    let Some(p) = payload.map(|p| *p) else {
         return Err("response_item has no payload object".to_string());
     };
     match p.kind.as_str().unwrap_or("") {
