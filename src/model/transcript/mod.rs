@@ -66,10 +66,18 @@ pub struct Turn {
     /// The turn as the model reads it: text blocks as they are, `[tool call NAME] <input>`,
     /// `[tool output] <text>`, one per line.
     pub(crate) text: String,
-    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md, validation rule 6).
-    pub(crate) own_text: String,
+    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md,
+    /// validation rule 6); `None` when that is the whole text ([`Turn::own_text`]).
+    pub(crate) own_text: Option<String>,
     /// 1-based line in its file.
     pub(crate) line: usize,
+}
+
+impl Turn {
+    /// What the user or the assistant wrote: the text without tool output.
+    pub(crate) fn own_text(&self) -> &str {
+        self.own_text.as_deref().unwrap_or(&self.text)
+    }
 }
 
 /// Which transcript rule a problem belongs to.

@@ -22,7 +22,7 @@ fn claude_code_turns() {
     assert_eq!(t.turns[1].role, Role::Assistant);
     assert_eq!(t.turns[2].role, Role::Tool);
     assert_eq!(t.turns[2].text, "[tool output] a.db");
-    assert_eq!(t.turns[2].own_text, "", "tool output is not own text");
+    assert_eq!(t.turns[2].own_text(), "", "tool output is not own text");
     assert_eq!(t.timestamps.len(), 3);
     assert_eq!(t.sessions.len(), 1);
     let n = number_turns(&[t]);
@@ -149,7 +149,7 @@ fn turns_of_every_shape() {
                 u.session.as_str(),
                 u.role,
                 u.text.as_str(),
-                u.own_text.as_str(),
+                u.own_text(),
                 ts,
             )
         })
