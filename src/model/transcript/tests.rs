@@ -53,7 +53,7 @@ fn codex_rollout_turns() {
         vec![Role::User, Role::Assistant, Role::Tool, Role::Assistant]
     );
     assert_eq!(t.turns[1].text, "[tool call shell] {\"cmd\":\"ls\"}");
-    assert!(t.turns.iter().all(|t| t.session == "cx-1"));
+    assert!(t.turns.iter().all(|t| &*t.session == "cx-1"));
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn turns_of_every_shape() {
             let ts = u.timestamp.as_deref();
             (
                 u.line,
-                u.session.as_str(),
+                &*u.session,
                 u.role,
                 u.text.as_str(),
                 u.own_text(),
