@@ -217,6 +217,12 @@ where
     Ok(())
 }
 
+/// Sets a field to the value read, and gives the bit of its name.
+fn set<T>(field: &mut T, value: T, bit: u32) -> u32 {
+    *field = value;
+    bit
+}
+
 /// A key the reader knows by name, its bit, read as `reads` says.
 fn known(bit: u32, reads: Reads) -> Took {
     Took { known: bit, reads }
@@ -297,25 +303,12 @@ impl<'de> Read<'de> for Line<'de> {
                 let mut r = Record::default();
                 fields(keys, map, |key, map| {
                     let bit = match key {
-                        "type" => {
-                            r.kind = value(map, keys)?;
-                            1
-                        }
-                        "sessionId" => {
-                            r.session = value(map, keys)?;
-                            2
-                        }
-                        "timestamp" => {
-                            r.timestamp = value(map, keys)?;
-                            4
-                        }
-                        "message" => {
-                            r.content = value::<Message, _>(map, keys)?.0;
-                            8
-                        }
+                        "type" => set(&mut r.kind, value(map, keys)?, 1),
+                        "sessionId" => set(&mut r.session, value(map, keys)?, 2),
+                        "timestamp" => set(&mut r.timestamp, value(map, keys)?, 4),
+                        "message" => set(&mut r.content, value::<Message, _>(map, keys)?.0, 8),
                         "payload" => {
-                            r.payload = value::<MaybePayload, _>(map, keys)?.0;
-                            16
+                            set(&mut r.payload, value::<MaybePayload, _>(map, keys)?.0, 16)
                         }
                         _ => return skip(map),
                     };
@@ -429,18 +422,9 @@ impl<'de> Read<'de> for Block<'de> {
                 let mut b = Block::default();
                 fields(keys, map, |key, map| {
                     let bit = match key {
-                        "type" => {
-                            b.kind = value(map, keys)?;
-                            1
-                        }
-                        "text" => {
-                            b.text = value(map, keys)?;
-                            2
-                        }
-                        "name" => {
-                            b.name = value(map, keys)?;
-                            4
-                        }
+                        "type" => set(&mut b.kind, value(map, keys)?, 1),
+                        "text" => set(&mut b.text, value(map, keys)?, 2),
+                        "name" => set(&mut b.name, value(map, keys)?, 4),
                         "input" => return json(map, 8, &mut b.input),
                         "content" => return json(map, 16, &mut b.content),
                         _ => return skip(map),
@@ -473,22 +457,10 @@ impl<'de> Read<'de> for MaybePayload<'de> {
                 let mut p = Payload::default();
                 fields(keys, map, |key, map| {
                     let bit = match key {
-                        "type" => {
-                            p.kind = value(map, keys)?;
-                            1
-                        }
-                        "id" => {
-                            p.id = value(map, keys)?;
-                            2
-                        }
-                        "role" => {
-                            p.role = value(map, keys)?;
-                            4
-                        }
-                        "name" => {
-                            p.name = value(map, keys)?;
-                            8
-                        }
+                        "type" => set(&mut p.kind, value(map, keys)?, 1),
+                        "id" => set(&mut p.id, value(map, keys)?, 2),
+                        "role" => set(&mut p.role, value(map, keys)?, 4),
+                        "name" => set(&mut p.name, value(map, keys)?, 8),
                         "content" => {
                             p.content = Some(value(map, keys)?);
                             return Ok(known(16, Reads::ObjectsAndLists));
