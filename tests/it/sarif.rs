@@ -374,13 +374,33 @@ fn control_a_log_the_typed_model_refuses_is_caught() {
     let bad = v.to_string();
     assert!(sarif_model_error(&bad).is_some(), "{bad}");
     assert!(!sarif_schema_errors(&bad).is_empty());
+    // A result's level SARIF does not name, and `runs` not a list: the typed model refuses them
+    // itself. (A rule's default level it reads as any JSON value: the schema catches that one.)
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["runs"][0]["results"][0]["level"] = "fatal".into();
+    let why = sarif_model_error(&v.to_string()).unwrap_or_default();
+    assert!(why.contains("unknown variant `fatal`"), "{why}");
+    assert!(sarif_model_error(&runs_not_a_list(&good)).is_some());
+}
+
+fn runs_not_a_list(log: &str) -> String {
+    let mut v: Value = serde_json::from_str(log).unwrap();
+    v["runs"] = serde_json::json!({});
+    v.to_string()
+}
+
+#[test]
+#[should_panic(expected = "serde-sarif: invalid type: map, expected a sequence")]
+fn control_valid_sarif_fails_on_a_log_the_typed_model_refuses() {
+    let good = sarif::render(&[synthetic("a", 1, 0)], "hippo-packs");
+    valid_sarif(runs_not_a_list(&good));
 }
 
 #[test]
 fn a_message_that_begins_with_a_character_names_it() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd/positions.in");
     let (_, out, _) = run(&dir, &["check", "pack", "--format", "sarif"]);
-    let log: Value = serde_json::from_str(&out).unwrap();
+    let log = valid_sarif(&out);
     let text = |rule: &str| {
         let r = results(&log).iter().find(|r| r["ruleId"] == rule).unwrap();
         r["message"]["text"].as_str().unwrap().to_string()
@@ -390,4 +410,57 @@ fn a_message_that_begins_with_a_character_names_it() {
     assert_eq!(text("shell-text"), "shell-shaped text \"curl \"");
     let (_, plain, _) = run(&dir, &["check", "pack"]);
     assert!(plain.contains(": U+2060\n"), "the text line stays: {plain}");
+}
+
+/// The SARIF of the CLI sessions (`tests/cmd/*.trycmd`): trycmd compares it as text, with `...`
+/// where it is long, so each session's `--format sarif` output and `--sarif` file is made again
+/// in a copy of the session's folder and read by both readers.
+#[test]
+fn the_sarif_of_the_cli_sessions_is_read_by_both_readers() {
+    let sessions = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd");
+    let mut read = Vec::new();
+    for entry in std::fs::read_dir(&sessions).unwrap() {
+        let session = entry.unwrap().path();
+        if session.extension() != Some("trycmd".as_ref()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&session).unwrap();
+        for line in text
+            .lines()
+            .filter_map(|l| l.strip_prefix("$ hippo-packs "))
+        {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let printed = args.windows(2).any(|w| w == ["--format", "sarif"]);
+            let file = args.windows(2).find(|w| w[0] == "--sarif").map(|w| w[1]);
+            if !printed && file.is_none() {
+                continue;
+            }
+            let tmp = tempfile::tempdir().unwrap();
+            if session.with_extension("in").is_dir() {
+                common::copy_tree(&session.with_extension("in"), tmp.path());
+            }
+            let (_, out, _) = run(tmp.path(), &args);
+            let written = file.and_then(|f| std::fs::read(tmp.path().join(f)).ok());
+            let logs = [printed.then(|| out.into_bytes()), written];
+            for log in logs.into_iter().flatten() {
+                let errors = sarif_schema_errors(&log);
+                assert!(
+                    errors.is_empty(),
+                    "{}: {line}: {errors:#?}",
+                    session.display()
+                );
+                read.push(line.to_string());
+            }
+        }
+    }
+    // Control: the sessions known to print and to write one were found and read.
+    for known in [
+        "check pack --format sarif",
+        "check pack --sarif new/folder/out.sarif",
+    ] {
+        assert!(
+            read.iter().any(|l| l == known),
+            "{known} not read: {read:?}"
+        );
+    }
 }
