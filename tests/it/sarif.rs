@@ -357,7 +357,7 @@ fn control_the_schema_check_catches_a_broken_log() {
         .unwrap()
         .remove("message");
     assert!(
-        !sarif_schema_errors(&v.to_string()).is_empty(),
+        !sarif_schema_errors(v.to_string()).is_empty(),
         "a result without message is caught"
     );
     assert!(!sarif_schema_errors("{").is_empty());
@@ -437,5 +437,5 @@ fn a_file_s_other_secrets_are_related_locations_of_its_first_result() {
     // Control: a related location the schema refuses (an id that is no integer) is caught.
     let mut v = log.clone();
     v["runs"][0]["results"][0]["relatedLocations"][0]["id"] = "one".into();
-    assert!(!sarif_schema_errors(&v.to_string()).is_empty());
+    assert!(!sarif_schema_errors(v.to_string()).is_empty());
 }
