@@ -279,17 +279,19 @@ fn plan_file(f: &PackFile, findings: &[&Diagnostic], docs: &Documents<'_>) -> Ve
     edit::select(fixes, &guard(findings))
 }
 
-/// The secrets of the file's redaction finding; the whole file when the finding places none.
+/// The places of the file's findings that are never shown as written (a secret, masked); the
+/// whole file when a redaction finding places none.
 fn guard(findings: &[&Diagnostic]) -> Guard {
     let mut spans: Vec<Span> = Vec::new();
-    for d in findings.iter().filter(|d| d.rule.id == REDACTION.id) {
-        if d.secrets.is_empty() {
+    for d in findings {
+        if d.rule.id == REDACTION.id && d.related.is_empty() {
             match d.span {
                 Some(s) => spans.push(s),
                 None => return Guard::File,
             }
         }
-        spans.extend(d.secrets.iter().map(|s| s.span));
+        let hidden = d.related.iter().filter(|r| !r.masks.is_empty());
+        spans.extend(hidden.map(|r| r.span));
     }
     Guard::Spans(spans)
 }

@@ -4,7 +4,7 @@
 //! the head lost is fixed.
 //!
 //! A finding is keyed by its rule, its pack-relative path and its text (the message; an
-//! occurrence's own text; a secret's kind and digest), never by its line: a finding that only
+//! occurrence's own text; a related place's kind and identity, a secret's digest), never by its line: a finding that only
 //! moves stays existing, and a second key added to a file that had one is new. Keys are counted:
 //! when the head has a key more often than the base, the later ones in report order are new.
 
@@ -19,26 +19,26 @@ use crate::outcome::PackReport;
 enum Text {
     /// A finding without occurrences: its message.
     Message(String),
-    /// A secret: its kind and the digest of its text.
-    Secret(&'static str, u64),
+    /// A related place that is a finding of its own (a secret): its kind and its identity.
+    Related(&'static str, u64),
     /// An occurrence: its text.
     Occurrence(String),
 }
 
 type Key = (&'static str, Option<String>, Text);
 
-/// The keys of one finding: one per secret or occurrence, else its own; each with what a fixed
-/// entry says of it.
+/// The keys of one finding: one per related place that is a finding of its own (a secret) or
+/// per occurrence, else its own; each with what a fixed entry says of it.
 fn keys(where_: Option<&str>, d: &Diagnostic) -> Vec<(Key, String)> {
     let path = d.file.clone().or_else(|| where_.map(str::to_string));
     let key = |text: Text| (d.rule.id, path.clone(), text);
-    if !d.secrets.is_empty() {
+    if d.related_are_findings() {
         return d
-            .secrets
+            .related
             .iter()
-            .map(|s| {
-                let said = format!("{}: {}", d.message, s.masked);
-                (key(Text::Secret(s.kind, s.digest)), said)
+            .map(|r| {
+                let said = format!("{}: {}", d.message, r.label);
+                (key(Text::Related(r.kind, r.identity)), said)
             })
             .collect();
     }
@@ -118,9 +118,9 @@ pub(crate) fn against(head: &mut PackReport, base: Option<&PackReport>) {
 /// Labels one finding and its occurrences: the finding is new when any of them is.
 fn label(where_: Option<&str>, d: &mut Diagnostic, take: &mut impl FnMut(Key) -> Baseline) {
     let labels: Vec<Baseline> = keys(where_, d).into_iter().map(|(k, _)| take(k)).collect();
-    if !d.secrets.is_empty() {
-        for (s, l) in d.secrets.iter_mut().zip(&labels) {
-            s.baseline = Some(*l);
+    if d.related_are_findings() {
+        for (r, l) in d.related.iter_mut().zip(&labels) {
+            r.baseline = Some(*l);
         }
     } else {
         for (o, l) in d.occurrences.iter_mut().zip(&labels) {

@@ -99,9 +99,9 @@ pub struct Diagnostic {
     /// What raised confidence in the finding beyond its shape (`verified-shape`: a secret's
     /// checksum holds), for JSON and SARIF only.
     pub(crate) evidence: Option<&'static str>,
-    /// The redaction finding's secrets, every one of the file, in file order (empty for every
-    /// other finding). The text line names the file once; the other formats place each.
-    pub(crate) secrets: Vec<Secret>,
+    /// The other places the finding is about, in file order (a redaction finding: every secret
+    /// of its file). The text line names the finding once; the other formats show each.
+    pub(crate) related: Vec<Related>,
     /// The fix `check --fix` makes for this finding, when it makes one (filled by
     /// `fix::suggest`; `None` until then): the `[*]` marker, JSON's `fix`, SARIF's `fixes`.
     pub(crate) fix: Option<Suggestion>,
@@ -130,54 +130,38 @@ pub(crate) struct SuggestedEdit {
     pub(crate) with: String,
 }
 
-/// One secret of a file: where it is and how every format shows it, never whole.
+/// A place beside a finding's own that the finding is about too (each secret of a file beside
+/// the first): where it is and how every format shows it. Any rule may fill
+/// [`Diagnostic::related`]; SARIF writes each as a `relatedLocations` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Secret {
-    /// The detector's kind (`github-pat`).
-    pub(crate) kind: &'static str,
-    /// Byte span of the secret as written in the file.
+pub(crate) struct Related {
+    /// Byte span of the place, in the finding's file.
     pub(crate) span: Span,
     /// Filled by `rules::resolve`, as [`Diagnostic::region`] and [`Diagnostic::fingerprint`].
     pub(crate) region: Region,
     pub(crate) fingerprint: Option<String>,
-    /// As [`Diagnostic::evidence`], for this secret.
+    /// What is at the place, in a word (a secret's detector kind, `github-pat`): JSON's `kind`.
+    pub(crate) kind: &'static str,
+    /// How the place is named, its text never quoted whole (`ghp_…[github-pat]`): the label of
+    /// its snippet and of its SARIF location, and what follows the finding's message where the
+    /// format gives the finding one entry.
+    pub(crate) label: String,
+    /// The message of a finding at this place alone, when the place is a finding of its own
+    /// (`redaction would change it (github-pat)`): the formats that place findings (`concise`,
+    /// SARIF) give it its own line and result, and a review labels it on its own. `None`: the
+    /// place only explains the finding.
+    pub(crate) finding: Option<String>,
+    /// As [`Diagnostic::evidence`], for this place.
     pub(crate) evidence: Option<&'static str>,
-    /// The first four characters, an ellipsis and the kind in brackets: `ghp_…[github-pat]`.
-    pub(crate) masked: String,
-    /// The other runs of 16 or more token-alphabet characters on the secret's line, each with
-    /// its first four characters and an ellipsis (`wJal…`), shown so wherever the line is: a
-    /// key's undetected half sits beside its detected id.
-    pub(crate) beside: Vec<(Span, String)>,
-    /// A digest of the secret's text, which tells two secrets of one kind apart in a review
-    /// (kept in memory, never written).
-    pub(crate) digest: u64,
+    /// Spans of the file never drawn as written, each with the text drawn instead, wherever
+    /// its line is shown: a secret masked, and the runs beside it on its line (a key's
+    /// undetected half beside its detected id). Empty: the place is shown as written.
+    pub(crate) masks: Vec<(Span, String)>,
+    /// What tells the place's text apart in a review without keeping the text (a digest of a
+    /// secret; kept in memory, never written).
+    pub(crate) identity: u64,
     /// New or existing against the pull request's base (`None`: no review).
     pub(crate) baseline: Option<Baseline>,
-}
-
-impl Secret {
-    /// `secret` is the secret's text (decoded when the file spells it with escapes); only its
-    /// first four characters are kept, any but a visible ASCII one as `U+XXXX`.
-    pub(crate) fn new(kind: &'static str, span: Span, secret: &str) -> Secret {
-        let shown = |c: char| match c.is_ascii_graphic() {
-            true => c.to_string(),
-            false => format!("U+{:04X}", c as u32),
-        };
-        let head: String = secret.chars().take(4).map(shown).collect();
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        std::hash::Hash::hash(secret, &mut hasher);
-        Secret {
-            kind,
-            span,
-            region: Region::default(),
-            fingerprint: None,
-            evidence: None,
-            masked: format!("{head}\u{2026}[{kind}]"),
-            beside: Vec::new(),
-            digest: std::hash::Hasher::finish(&hasher),
-            baseline: None,
-        }
-    }
 }
 
 impl Diagnostic {
@@ -197,7 +181,7 @@ impl Diagnostic {
             fingerprint: None,
             hint: None,
             own_help: false,
-            secrets: Vec::new(),
+            related: Vec::new(),
             evidence: None,
             fix: None,
             occurrences: Vec::new(),
@@ -271,7 +255,7 @@ impl Diagnostic {
             fingerprint: None,
             hint: None,
             own_help: false,
-            secrets: Vec::new(),
+            related: Vec::new(),
             evidence: None,
             fix: None,
             occurrences: Vec::new(),
@@ -292,10 +276,16 @@ impl Diagnostic {
         self
     }
 
-    /// Attaches the secrets a redaction finding covers (see [`Diagnostic::secrets`]).
-    pub(crate) fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
-        self.secrets = secrets;
+    /// Attaches the other places the finding is about (see [`Diagnostic::related`]).
+    pub(crate) fn with_related(mut self, related: Vec<Related>) -> Self {
+        self.related = related;
         self
+    }
+
+    /// Whether each related place is a finding of its own ([`Related::finding`]): the formats
+    /// that place findings place each, and a review labels each.
+    pub(crate) fn related_are_findings(&self) -> bool {
+        !self.related.is_empty() && self.related.iter().all(|r| r.finding.is_some())
     }
 
     /// The same finding at another severity (an allowance or a setting that changes it).

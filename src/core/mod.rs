@@ -26,7 +26,7 @@ mod unicode;
 
 pub use baseline::Fixed;
 pub use diagnostic::{Diagnostic, Region, Span};
-pub(crate) use diagnostic::{Secret, Style, SuggestedEdit, Suggestion};
+pub(crate) use diagnostic::{Related, Style, SuggestedEdit, Suggestion};
 pub(crate) use line_index::LineIndex;
 pub use rule::Rule;
 pub(crate) use rule::{Origin, Precision, Rank};

@@ -1,8 +1,8 @@
 use super::*;
 use crate::core::baseline::Occurrence;
-use crate::core::{Region, Secret, Span};
+use crate::core::{Region, Span};
 use crate::rules::content::{INJECTION_PHRASE, URL_OUTSIDE_README};
-use crate::rules::redaction::REDACTION;
+use crate::rules::redaction::{REDACTION, secret};
 
 fn report(diags: Vec<Diagnostic>) -> PackReport {
     PackReport {
@@ -20,7 +20,7 @@ fn phrase(path: &str, at: usize, quoted: &str) -> Diagnostic {
 fn keys_file(path: &str, keys: &[(usize, &str)]) -> Diagnostic {
     let secrets = keys
         .iter()
-        .map(|(at, k)| Secret::new("github-pat", Span::new(*at, at + k.len()), k))
+        .map(|(at, k)| secret("github-pat", Span::new(*at, at + k.len()), k))
         .collect();
     Diagnostic::key(
         &REDACTION,
@@ -28,7 +28,7 @@ fn keys_file(path: &str, keys: &[(usize, &str)]) -> Diagnostic {
         Span::new(keys[0].0, keys[0].0 + 4),
         "a secret",
     )
-    .with_secrets(secrets)
+    .with_related(secrets)
 }
 
 fn urls(path: &str, found: &[(usize, &str)]) -> Diagnostic {
@@ -109,7 +109,7 @@ fn a_second_key_in_a_file_that_had_one_is_new() {
     )]);
     against(&mut head, Some(&base));
     let d = &head.diagnostics[0];
-    let each: Vec<_> = d.secrets.iter().map(|s| s.baseline).collect();
+    let each: Vec<_> = d.related.iter().map(|s| s.baseline).collect();
     assert_eq!(each, [Some(Baseline::Existing), Some(Baseline::New)]);
     assert_eq!(
         d.baseline,
@@ -120,7 +120,7 @@ fn a_second_key_in_a_file_that_had_one_is_new() {
     let mut twice = report(vec![keys_file("personas/p.md", &[(5, PAT_A), (90, PAT_A)])]);
     against(&mut twice, Some(&base));
     let each: Vec<_> = twice.diagnostics[0]
-        .secrets
+        .related
         .iter()
         .map(|s| s.baseline)
         .collect();

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::located::{location_path, message_with_secrets};
+use super::located::{location_path, message_with_related};
 use super::rendering::{Render, Rendering, to_string};
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
@@ -64,7 +64,7 @@ impl Render for GithubRenderer {
 /// [`annotate`] with the finding's own help (a "did you mean", a rename) ending the message, on
 /// its own line: `unknown key per-note` / `help: did you mean `per_note`? ...`.
 fn hinted(out: &mut String, r: &PackReport, d: &Diagnostic) {
-    let mut message = message_with_secrets(d);
+    let mut message = message_with_related(d);
     if let Some(h) = &d.hint {
         message.push_str("\nhelp: ");
         message.push_str(h);
@@ -76,7 +76,7 @@ fn hinted(out: &mut String, r: &PackReport, d: &Diagnostic) {
 /// on one line gets them; a whole-file finding is line 1; a finding with no file (an unreadable
 /// pack folder) names the folder and no line.
 pub(crate) fn annotate(out: &mut String, r: &PackReport, d: &Diagnostic) {
-    annotate_saying(out, r, d, &message_with_secrets(d))
+    annotate_saying(out, r, d, &message_with_related(d))
 }
 
 /// [`annotate`] with `message` as the annotation's message.

@@ -192,16 +192,29 @@ fn diagnostic(r: &PackReport, d: &Diagnostic, line: String) -> Diag {
         text: esc(&line),
         char_name: named_char(d).and_then(charname::name),
         secrets: d
-            .secrets
+            .related
             .iter()
-            .map(|s| JsonSecret {
-                kind: s.kind,
-                line: s.region.line,
-                column: s.region.col,
-                end_line: s.region.end_line,
-                end_column: s.region.end_col,
-                masked: s.masked.clone(),
-                baseline: s.baseline.map(Baseline::as_str),
+            .filter(|r| !r.masks.is_empty())
+            .map(|r| JsonSecret {
+                kind: r.kind,
+                line: r.region.line,
+                column: r.region.col,
+                end_line: r.region.end_line,
+                end_column: r.region.end_col,
+                masked: r.label.clone(),
+                baseline: r.baseline.map(Baseline::as_str),
+            })
+            .collect(),
+        related: d
+            .related
+            .iter()
+            .filter(|r| r.masks.is_empty())
+            .map(|r| JsonRelated {
+                line: r.region.line,
+                column: r.region.col,
+                end_line: r.region.end_line,
+                end_column: r.region.end_col,
+                label: esc(&r.label),
             })
             .collect(),
         occurrences: occurrences(d),
@@ -330,9 +343,13 @@ struct Diag {
     /// change), when the case has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     cause: Option<String>,
-    /// A redaction finding's secrets, every one of its file, masked (docs/output-formats.md).
+    /// The related places never shown whole: a redaction finding's secrets, every one of its
+    /// file, masked (docs/output-formats.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     secrets: Vec<JsonSecret>,
+    /// The other related places, shown as written, each with its label.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated>,
     /// In a review, every occurrence of a one-per-file finding (each URL, each hidden text).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     occurrences: Vec<JsonOccurrence>,
@@ -375,6 +392,16 @@ struct JsonSecret {
     masked: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'static str>,
+}
+
+/// A place a finding is about beside its own, with its label.
+#[derive(Serialize)]
+struct JsonRelated {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    label: String,
 }
 
 /// One occurrence of a one-per-file finding, in a review.

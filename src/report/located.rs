@@ -1,6 +1,8 @@
 //! What the machine formats (SARIF, JSON, annotations, JUnit) share: the message a diagnostic
 //! carries without its path, and the path of the file it points at.
 
+use std::borrow::Cow;
+
 use crate::core::{Diagnostic, Style};
 use crate::core::{charname, escape};
 use crate::outcome::PackReport;
@@ -99,37 +101,52 @@ pub(crate) fn message_named(d: &Diagnostic) -> String {
     format!("{} {name}{}", &plain[..len], &plain[len..])
 }
 
-/// The findings a diagnostic is where each is placed: a redaction finding is one per secret of
-/// its file (at the secret, its message naming the secret's kind and its masked text,
-/// `redaction would change it (github-pat): ghp_…[github-pat]`); any other, itself. The
-/// formats that place every secret (`full`'s titles aside: `concise`, SARIF) render these;
-/// counts stay counts of diagnostics.
-pub(crate) fn placed(d: &Diagnostic) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
-    if d.secrets.is_empty() {
-        return vec![std::borrow::Cow::Borrowed(d)];
+/// The findings a diagnostic is where each is placed: one per related place when each is a
+/// finding of its own (a redaction finding: one per secret of its file, at the secret, its
+/// message the place's followed by its label, `redaction would change it (github-pat):
+/// ghp_…[github-pat]`), the first carrying the other places as its related ones; any other,
+/// itself. The formats that place findings (`concise`, SARIF) render these; counts stay counts
+/// of diagnostics.
+pub(crate) fn placed(d: &Diagnostic) -> Vec<Cow<'_, Diagnostic>> {
+    if !d.related_are_findings() {
+        return vec![Cow::Borrowed(d)];
     }
-    d.secrets
+    let mut bare = d.clone();
+    bare.related = Vec::new();
+    d.related
         .iter()
-        .map(|s| {
-            let mut one = d.clone();
-            one.secrets = Vec::new();
-            one.span = Some(s.span);
-            one.region = s.region;
-            one.fingerprint = s.fingerprint.clone();
-            one.evidence = s.evidence;
-            one.message = format!("redaction would change it ({}): {}", s.kind, s.masked);
-            std::borrow::Cow::Owned(one)
+        .enumerate()
+        .map(|(i, r)| {
+            let mut one = bare.clone();
+            if i == 0 {
+                one.related = d.related[1..].to_vec();
+            }
+            one.span = Some(r.span);
+            one.region = r.region;
+            one.fingerprint = r.fingerprint.clone();
+            one.evidence = r.evidence;
+            let finding = r.finding.as_deref().unwrap_or_default();
+            one.message = format!("{finding}: {}", r.label);
+            Cow::Owned(one)
         })
         .collect()
 }
 
-/// The masked secrets of a redaction finding after its message (`...: ghp_…[github-pat],
+/// How many findings [`placed`] makes of `d`, without making them.
+pub(crate) fn placed_count(d: &Diagnostic) -> usize {
+    match d.related_are_findings() {
+        true => d.related.len(),
+        false => 1,
+    }
+}
+
+/// A finding's message followed by the labels of its related places (`...: ghp_…[github-pat],
 /// AKIA…[aws-access-token]`), for the formats with one entry per finding (annotations).
-pub(crate) fn message_with_secrets(d: &Diagnostic) -> String {
+pub(crate) fn message_with_related(d: &Diagnostic) -> String {
     let mut m = raw_message(d);
-    for (i, s) in d.secrets.iter().enumerate() {
+    for (i, r) in d.related.iter().enumerate() {
         m.push_str(if i == 0 { ": " } else { ", " });
-        m.push_str(&s.masked);
+        m.push_str(&r.label);
     }
     m
 }
@@ -220,5 +237,39 @@ mod tests {
         assert_eq!(location_path(&r, &d), "packs/a/x.md");
         let d = d.pointing_at(None, None);
         assert_eq!(location_path(&r, &d), "packs/a");
+    }
+
+    #[test]
+    fn related_places_are_placed_apart_only_when_each_is_a_finding() {
+        let span = |a: usize| crate::core::Span::new(a, a + 3);
+        let key = |a: usize| crate::rules::redaction::secret("github-pat", span(a), "ghp_x");
+        let red = &crate::rules::redaction::REDACTION;
+        let d = Diagnostic::key(red, "a.md", span(4), "r").with_related(vec![key(4), key(40)]);
+        let each = placed(&d);
+        assert_eq!(each.len(), 2);
+        assert_eq!(placed_count(&d), 2);
+        assert_eq!(
+            each[1].message,
+            "redaction would change it (github-pat): ghp_\u{2026}[github-pat]"
+        );
+        assert_eq!(each[1].span, Some(span(40)));
+        // The first result carries the other place; every place is listed once.
+        assert_eq!(each[0].related, [key(40)]);
+        assert!(each[1].related.is_empty());
+        let said = message_with_related(&d);
+        assert_eq!(
+            said,
+            "r: ghp_\u{2026}[github-pat], ghp_\u{2026}[github-pat]"
+        );
+        // Control: a place that only explains its finding leaves it one finding, labelled in
+        // the one-entry formats.
+        let mut context = key(40);
+        context.finding = None;
+        context.label = "first here".into();
+        let rule = &layout::SYMBOLIC_LINK;
+        let d = Diagnostic::key(rule, "a.md", span(4), "twice").with_related(vec![context]);
+        assert_eq!(placed(&d).len(), 1);
+        assert_eq!(placed_count(&d), 1);
+        assert_eq!(message_with_related(&d), "twice: first here");
     }
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use super::prompts::labelled;
 use super::summary::md;
-use crate::core::{Secret, Span, escape};
+use crate::core::escape;
 use crate::outcome::PackReport;
 
 /// The most one pack's diffs take in the summary, in bytes.
@@ -56,7 +56,7 @@ fn shown(text: &str) -> String {
             continue;
         };
         masked.push_str(before);
-        masked.push_str(&Secret::new(m.kind, Span::new(0, 0), secret).masked);
+        masked.push_str(&crate::rules::redaction::masked(m.kind, secret));
         at = m.span.end;
     }
     masked.push_str(text.get(at..).unwrap_or_default());

@@ -8,28 +8,33 @@
 
 use serde::Serialize;
 
-use super::located::{location_path, message_named};
+use super::located::{location_path, message_named, placed_count};
 use super::rendering::{Render, Rendering, to_string};
-use crate::core::{Diagnostic, Severity, escape};
+use crate::core::{Diagnostic, escape};
 use crate::outcome::{Mode, PackReport};
-use crate::rules::{self, Rule};
+use crate::rules;
 
+mod descriptor;
 mod strings;
-use strings::limit;
-pub(crate) use strings::{encode_uri, markdown_text, pascal_case};
+pub(crate) use descriptor::help_uri;
+use descriptor::{Descriptor, descriptor, level};
+#[cfg(test)]
+use descriptor::{MAX_DESCRIPTION, display_name};
+use strings::Text;
+pub(crate) use strings::{encode_uri, markdown_text};
+#[cfg(test)]
+use strings::{limit, pascal_case};
 
 pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Where the tool and its rule reference live: the repository address of Cargo.toml.
-pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
+pub const HOME: &str = descriptor::HOME;
 /// The most results a run may hold when uploaded: the file keeps at most this many.
 pub(crate) const MAX_RESULTS: usize = 25_000;
 /// Code scanning stores the top this many results of a run, by severity.
 pub(crate) const STORED_RESULTS: usize = 5_000;
-/// GitHub's limit for a rule's descriptions, in characters.
-pub(crate) const MAX_DESCRIPTION: usize = 1_024;
-/// GitHub's limits for a rule's name, in characters, and for its tags.
-pub(crate) const MAX_NAME: usize = 255;
-pub(crate) const MAX_TAGS: usize = 20;
+/// GitHub rejects a result with more locations than this: a result keeps its one location and
+/// at most this many less one related locations.
+pub(crate) const MAX_LOCATIONS: usize = 1_000;
 
 /// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`) (the
 /// tests' call of [`SarifRenderer`]).
@@ -62,11 +67,8 @@ impl Render for SarifRenderer {
 /// `extra` findings of the run).
 pub(crate) fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
     let per_pack = |r: &PackReport| {
-        // A redaction finding is one result per secret (`all_results`).
-        r.diagnostics
-            .iter()
-            .map(|d| d.secrets.len().max(1))
-            .sum::<usize>()
+        // A finding whose related places are findings of their own is one result each.
+        r.diagnostics.iter().map(placed_count).sum::<usize>()
             + r.allowed.len()
             + r.cases.iter().map(|c| c.failures.len()).sum::<usize>()
     };
@@ -183,7 +185,6 @@ fn build<'a>(reports: &'a [PackReport], category: &str, limit: usize) -> Log<'a>
 }
 
 fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
-    let region = &d.region;
     SarifResult {
         rule_id: d.rule.id,
         rule_index: rules::index(d.rule),
@@ -196,12 +197,7 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
         },
         fixes: d.fix.as_ref().map(|f| {
             let replacements = f.edits.iter().map(|e| Replacement {
-                deleted_region: Region {
-                    start_line: e.region.line.max(1),
-                    start_column: e.region.col16.max(1),
-                    end_line: e.region.end_line.max(e.region.line).max(1),
-                    end_column: e.region.end_col16.max(1),
-                },
+                deleted_region: sarif_region(&e.region),
                 inserted_content: (!e.with.is_empty()).then(|| Text {
                     text: e.with.clone(),
                 }),
@@ -217,16 +213,14 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
             }]
         }),
         locations: [Location {
+            id: None,
             physical_location: PhysicalLocation {
                 artifact_location: artifact(&location_path(r, d)),
-                region: Region {
-                    start_line: region.line.max(1),
-                    start_column: region.col16.max(1),
-                    end_line: region.end_line.max(region.line).max(1),
-                    end_column: region.end_col16.max(1),
-                },
+                region: sarif_region(&d.region),
             },
+            message: None,
         }],
+        related_locations: related_locations(r, d),
         partial_fingerprints: d.fingerprint.as_ref().map(|h| Fingerprints {
             primary_location_line_hash: h.clone(),
         }),
@@ -236,6 +230,34 @@ fn result<'a>(r: &'a PackReport, d: &Diagnostic) -> SarifResult<'a> {
             evidence: d.evidence,
         },
     }
+}
+
+/// A region as the result's: lines, and columns in UTF-16 code units, each at least 1.
+fn sarif_region(g: &crate::core::Region) -> Region {
+    Region {
+        start_line: g.line.max(1),
+        start_column: g.col16.max(1),
+        end_line: g.end_line.max(g.line).max(1),
+        end_column: g.end_col16.max(1),
+    }
+}
+
+/// The finding's related places (SARIF 3.27.22), in the finding's file, each with its label and
+/// its 1-based position as `id`; at most [`MAX_LOCATIONS`] less one.
+fn related_locations(r: &PackReport, d: &Diagnostic) -> Vec<Location> {
+    let path = location_path(r, d);
+    let each = d.related.iter().take(MAX_LOCATIONS - 1).enumerate();
+    each.map(|(i, p)| Location {
+        id: Some(i + 1),
+        physical_location: PhysicalLocation {
+            artifact_location: artifact(&path),
+            region: sarif_region(&p.region),
+        },
+        message: Some(Text {
+            text: escape::line(&p.label).into_owned(),
+        }),
+    })
+    .collect()
 }
 
 /// A path relative to the repository root under `%SRCROOT%`; an absolute one (a pack outside
@@ -252,62 +274,6 @@ fn artifact(path: &str) -> ArtifactLocation {
             uri_base_id: Some("%SRCROOT%"),
         }
     }
-}
-
-fn level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
-fn descriptor(r: &'static Rule) -> Descriptor {
-    let help_uri = help_uri(r);
-    let mut tags = vec![r.family()];
-    if r.security_severity.is_some() {
-        tags.push("security");
-    }
-    tags.truncate(MAX_TAGS);
-    Descriptor {
-        id: r.id,
-        name: display_name(r.id),
-        short_description: Text {
-            text: limit(r.summary(), MAX_DESCRIPTION),
-        },
-        full_description: Text {
-            text: limit(r.description(), MAX_DESCRIPTION),
-        },
-        help: Help {
-            text: format!("{}\n\nHow to fix: {}", r.description(), r.help()),
-            markdown: format!(
-                "{}\n\n**How to fix.** {}\n\n[The rule in the reference]({})",
-                markdown_text(r.description()),
-                markdown_text(r.help()),
-                help_uri
-            ),
-        },
-        help_uri,
-        default_configuration: Configuration {
-            level: level(r.severity),
-        },
-        properties: RuleProperties {
-            tags,
-            precision: r.precision.as_str(),
-            security_severity: r.security_severity,
-        },
-    }
-}
-
-/// The rule's section of docs/rules.md.
-pub(crate) fn help_uri(r: &Rule) -> String {
-    format!("{HOME}/blob/main/docs/rules.md#{}", r.id)
-}
-
-/// The rule's `name`: the id in PascalCase, left out when that equals the id but for case
-/// (`unreadable`), as SARIF 3.49.7 asks.
-fn display_name(id: &str) -> Option<String> {
-    let name = pascal_case(id);
-    (!name.eq_ignore_ascii_case(id)).then(|| limit(&name, MAX_NAME))
 }
 
 // The model: field order is file order.
@@ -345,44 +311,6 @@ struct Driver {
 }
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Descriptor {
-    id: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    name: Option<String>,
-    short_description: Text,
-    full_description: Text,
-    help: Help,
-    help_uri: String,
-    default_configuration: Configuration,
-    properties: RuleProperties,
-}
-
-#[derive(Serialize)]
-struct Text {
-    text: String,
-}
-
-#[derive(Serialize)]
-struct Help {
-    text: String,
-    markdown: String,
-}
-
-#[derive(Serialize)]
-struct Configuration {
-    level: &'static str,
-}
-
-#[derive(Serialize)]
-struct RuleProperties {
-    tags: Vec<&'static str>,
-    precision: &'static str,
-    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
-    security_severity: Option<&'static str>,
-}
-
-#[derive(Serialize)]
 struct AutomationDetails {
     id: String,
 }
@@ -409,6 +337,9 @@ struct SarifResult<'a> {
     level: &'static str,
     message: Text,
     locations: [Location; 1],
+    /// The finding's other places (SARIF 3.27.22), when it has some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location>,
     #[serde(skip_serializing_if = "Option::is_none")]
     partial_fingerprints: Option<Fingerprints>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -452,7 +383,11 @@ struct Suppression {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
     physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text>,
 }
 
 #[derive(Serialize)]

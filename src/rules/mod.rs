@@ -169,8 +169,8 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
                 .entry(file.clone())
                 .or_insert_with(|| LineIndex::new(&f.bytes));
             d.region = idx.region(span);
-            for secret in &mut d.secrets {
-                secret.region = idx.region(secret.span);
+            for r in &mut d.related {
+                r.region = idx.region(r.span);
             }
             for o in &mut d.occurrences {
                 o.region = idx.region(o.span);
@@ -185,8 +185,8 @@ pub fn resolve(pack: &Pack, diags: &mut [Diagnostic]) {
         });
         let hash = |line: usize| line.checked_sub(1).and_then(|i| lines.get(i)).cloned();
         d.fingerprint = hash(d.region.line);
-        for secret in &mut d.secrets {
-            secret.fingerprint = hash(secret.region.line);
+        for r in &mut d.related {
+            r.fingerprint = hash(r.region.line);
         }
     }
 }

@@ -6,7 +6,7 @@
 //! (the page's `tests/.../x.jsonl: redaction would change it (<kind>)`), carrying every secret
 //! of the file, masked, for the formats that place each (docs/output-formats.md).
 use super::declare::declare_rules;
-use crate::core::{Diagnostic, Secret, Severity, Span};
+use crate::core::{Diagnostic, Related, Severity, Span};
 use crate::model::decode::View;
 use crate::pack::{Pack, PackFile};
 
@@ -76,23 +76,20 @@ pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagno
         .map(|m| {
             let text = String::from_utf8_lossy(&hay[m.span.start..m.span.end]);
             let span = view.map_or(m.span, |v| v.raw_span(m.span));
-            let mut secret = Secret::new(m.kind, span, &text);
+            let mut secret = secret(m.kind, span, &text);
             secret.evidence = m.verified.then_some("verified-shape");
-            masks.push((text.into_owned(), secret.masked.clone()));
+            masks.push((text.into_owned(), secret.label.clone()));
             secret
         })
         .collect::<Vec<_>>();
     let spans: Vec<Span> = secrets.iter().map(|s| s.span).collect();
     for s in &mut secrets {
-        s.beside = beside(&f.bytes, s.span, &spans)
-            .into_iter()
-            .map(|run| {
-                let text = String::from_utf8_lossy(&f.bytes[run.start..run.end]).into_owned();
-                let shown = format!("{}\u{2026}", &text[..4]);
-                masks.push((text, shown.clone()));
-                (run, shown)
-            })
-            .collect();
+        for run in beside(&f.bytes, s.span, &spans) {
+            let text = String::from_utf8_lossy(&f.bytes[run.start..run.end]).into_owned();
+            let shown = format!("{}\u{2026}", &text[..4]);
+            masks.push((text, shown.clone()));
+            s.masks.push((run, shown));
+        }
     }
     masks.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
     masks.dedup();
@@ -101,16 +98,53 @@ pub(crate) fn check_file(f: &PackFile, view: Option<&View>, out: &mut Vec<Diagno
         &f.path,
         secrets[0].span,
         format!("redaction would change it ({})", first.kind),
-    )
-    .with_secrets(secrets);
+    );
     // A checksum that holds is evidence, never the condition (docs/redaction.md).
-    d.evidence = d.secrets[0].evidence;
+    d.evidence = secrets[0].evidence;
+    let d = d.with_related(secrets);
     out.push(if f.in_tests() {
         d
     } else {
         d.with_severity(Severity::Warning)
     });
     masks
+}
+
+/// A secret of a file as a related place of its redaction finding: a finding of its own (the
+/// formats that place findings place each secret), never shown whole.
+pub(crate) fn secret(kind: &'static str, span: Span, text: &str) -> Related {
+    let label = masked(kind, text);
+    Related {
+        span,
+        region: Default::default(),
+        fingerprint: None,
+        kind,
+        finding: Some(format!("redaction would change it ({kind})")),
+        evidence: None,
+        masks: vec![(span, label.clone())],
+        label,
+        identity: digest(text),
+        baseline: None,
+    }
+}
+
+/// A secret as every format shows it: its first four characters (any but a visible ASCII one as
+/// `U+XXXX`), an ellipsis and its kind in brackets, `ghp_…[github-pat]`. `secret` is the
+/// secret's text, decoded when the file spells it with escapes.
+pub(crate) fn masked(kind: &str, secret: &str) -> String {
+    let shown = |c: char| match c.is_ascii_graphic() {
+        true => c.to_string(),
+        false => format!("U+{:04X}", c as u32),
+    };
+    let head: String = secret.chars().take(4).map(shown).collect();
+    format!("{head}\u{2026}[{kind}]")
+}
+
+/// A digest of a secret's text, which tells two secrets of one kind apart in a review.
+fn digest(secret: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(secret, &mut hasher);
+    std::hash::Hasher::finish(&hasher)
 }
 
 /// The shortest run beside a secret that is masked: a key's undetected half (an AWS secret
@@ -222,7 +256,7 @@ mod tests {
         let at = text[line..].find(half).unwrap() + line;
         // Only the run on the secret's line; a run of 15 is left, as are the other lines.
         assert_eq!(
-            out[0].secrets[0].beside,
+            out[0].related[0].masks[1..],
             [(Span::new(at, at + half.len()), "Xq9v\u{2026}".to_string())]
         );
         assert!(masks.iter().any(|(t, m)| t == half && m == "Xq9v\u{2026}"));
@@ -279,9 +313,9 @@ mod tests {
         let at = prompt.find("AKIA").unwrap();
         assert_eq!(w.span, Some(Span::new(at, at + 20)));
         // Every secret of the file is carried, masked; the text line names the file once.
-        let masked: Vec<&str> = w.secrets.iter().map(|s| s.masked.as_str()).collect();
+        let masked: Vec<&str> = w.related.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(masked, ["AKIA\u{2026}[aws-access-token]"; 2]);
-        assert_eq!(w.secrets[1].span.start, prompt.rfind("AKIA").unwrap());
+        assert_eq!(w.related[1].span.start, prompt.rfind("AKIA").unwrap());
         assert!(!w.text("").contains(&key()), "control: never the key whole");
         let e = &out[1];
         assert_eq!(e.severity, Severity::Error);

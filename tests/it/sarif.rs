@@ -391,3 +391,31 @@ fn a_message_that_begins_with_a_character_names_it() {
     let (_, plain, _) = run(&dir, &["check", "pack"]);
     assert!(plain.contains(": U+2060\n"), "the text line stays: {plain}");
 }
+
+#[test]
+fn a_file_s_other_secrets_are_related_locations_of_its_first_result() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd/secrets.in");
+    let (_, out, _) = run(&dir, &["check", "pack", "--format", "sarif"]);
+    let log = valid_sarif(&out);
+    let res = results(&log);
+    assert_eq!(res.len(), 2, "a result per secret");
+    let related = res[0]["relatedLocations"].as_array().expect("related");
+    assert_eq!(related.len(), 1, "the file's other secret");
+    let (uri, ..) = location(&res[0]);
+    let place = &related[0]["physicalLocation"];
+    assert_eq!(place["artifactLocation"]["uri"], uri.as_str());
+    assert_eq!(place["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    // It is the second result's own place, named by its masked text.
+    assert_eq!(
+        place["region"],
+        res[1]["locations"][0]["physicalLocation"]["region"]
+    );
+    assert_eq!(related[0]["id"], 1);
+    assert_eq!(related[0]["message"]["text"], "ghp_\u{2026}[github-pat]");
+    assert!(res[1].get("relatedLocations").is_none(), "each listed once");
+    assert!(!out.contains("ghp_R8mW"), "never a secret whole");
+    // Control: a related location the schema refuses (an id that is no integer) is caught.
+    let mut v = log.clone();
+    v["runs"][0]["results"][0]["relatedLocations"][0]["id"] = "one".into();
+    assert!(!sarif_schema_errors(&v.to_string()).is_empty());
+}

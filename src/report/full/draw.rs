@@ -17,12 +17,13 @@ pub(super) struct Draw {
     /// The files (as shown) already looked at for CRLF line endings (each file's text is
     /// searched once, and the note given once).
     crlf_noted: Vec<String>,
-    /// The secrets of the last file drawn (its folder, its path, the spans and masked texts):
+    /// What the last file drawn never shows as written (its folder, its path, the spans and the
+    /// texts drawn instead, [`masks`]):
     /// a file's findings follow each other, so they are gathered once for all of them.
     masks: Option<(String, String, Masks)>,
 }
 
-/// A file's secrets: each span with its masked text, in file order.
+/// A file's spans never drawn as written, each with the text drawn instead, in file order.
 type Masks = Vec<(Span, String)>;
 
 impl Draw {
@@ -69,11 +70,11 @@ impl Draw {
     }
 
     /// The ` --> ` line and, when the finding has a span and the file is at hand, the snippet
-    /// (a redaction finding: one snippet per secret of its file, labelled with the masked
-    /// secret); then a `note:` naming the character the message begins with and each one the
-    /// snippets show as `U+XXXX`, and the file's CRLF note. Every secret the file holds is
-    /// shown masked in any snippet of it, never whole. Also the column of each snippet's
-    /// origin line, in order.
+    /// and one per related place, labelled (a redaction finding: one snippet per secret of its
+    /// file, labelled with the masked secret); then a `note:` naming the character the message
+    /// begins with and each one the snippets show as `U+XXXX`, and the file's CRLF note. Every
+    /// place of the file never shown whole (a secret) is drawn masked in any snippet of it.
+    /// Also the column of each snippet's origin line, in order.
     fn location(
         &mut self,
         r: &PackReport,
@@ -104,13 +105,14 @@ impl Draw {
             Some((_, _, m)) => m.iter().map(|(s, t)| (*s, t.as_str())).collect(),
             None => Vec::new(),
         };
-        let places: Vec<(Span, crate::core::Region, Option<String>)> = if d.secrets.is_empty() {
-            vec![(span, d.region, None)]
-        } else {
-            let each = d.secrets.iter();
-            each.map(|s| (s.span, s.region, Some(s.masked.clone())))
-                .collect()
-        };
+        // The finding's own place, unless each related place is a finding of its own (a
+        // secret): then those alone, as they hold it.
+        let own = (!d.related_are_findings()).then_some((span, d.region, None));
+        let related = d.related.iter();
+        let places: Vec<(Span, crate::core::Region, Option<String>)> = own
+            .into_iter()
+            .chain(related.map(|p| (p.span, p.region, Some(p.label.clone()))))
+            .collect();
         let mut out: Vec<Element<'static>> = Vec::new();
         let mut named: Vec<char> = located::unnamed_char(d).map(|u| u.0).into_iter().collect();
         let mut columns = Vec::new();
@@ -179,18 +181,15 @@ fn set_columns(drawn: &str, columns: &[usize]) -> String {
     out
 }
 
-/// The secrets of `file` (its redaction finding's) and the runs beside them on their lines,
-/// each span with its masked text.
+/// What `file`'s findings say is never drawn as written (its secrets and the runs beside them
+/// on their lines, [`crate::core::Related::masks`]), each span with the text drawn instead.
 fn masks(r: &PackReport, file: &str) -> Masks {
     let mut out: Vec<(Span, String)> = r
         .diagnostics
         .iter()
         .filter(|d| d.file.as_deref() == Some(file))
-        .flat_map(|d| &d.secrets)
-        .flat_map(|s| {
-            let beside = s.beside.iter().map(|(span, shown)| (*span, shown.clone()));
-            std::iter::once((s.span, s.masked.clone())).chain(beside)
-        })
+        .flat_map(|d| &d.related)
+        .flat_map(|p| p.masks.iter().cloned())
         .collect();
     out.sort_by_key(|m| m.0.start);
     out.dedup_by_key(|m| m.0);

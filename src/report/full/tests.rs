@@ -200,14 +200,15 @@ fn a_finding_after_a_masked_secret_keeps_its_column() {
     let index = crate::core::LineIndex::new(src.as_bytes());
     let mut secrets = Vec::new();
     for (at, _) in src.match_indices(key) {
-        let mut s = crate::core::Secret::new("github-pat", Span::new(at, at + key.len()), key);
+        let mut s =
+            crate::rules::redaction::secret("github-pat", Span::new(at, at + key.len()), key);
         s.region = index.region(s.span);
         secrets.push(s);
     }
     let first = secrets[0].span;
     let mut red = Diagnostic::at(&crate::rules::redaction::REDACTION, "README.md", first, "r");
     red.region = secrets[0].region;
-    red.secrets = secrets;
+    red.related = secrets;
     let shell = located(&crate::rules::content::SHELL_TEXT, &src, "curl", 5, "shell");
     let mut r = report_with(red);
     r.diagnostics.push(shell);

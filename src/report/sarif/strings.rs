@@ -1,6 +1,12 @@
 //! The strings SARIF holds, made safe for their readers: a rule's PascalCase name, Markdown that
 //! shows plain text as it is, a length limit, a percent-encoded URI.
 
+/// A SARIF message (`{"text": ...}`).
+#[derive(serde::Serialize)]
+pub(super) struct Text {
+    pub(super) text: String,
+}
+
 /// `invisible-character` → `InvisibleCharacter`.
 pub(crate) fn pascal_case(id: &str) -> String {
     id.split('-')
