@@ -443,3 +443,44 @@ struct Summary {
     cases: usize,
     failed_cases: usize,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Related, Span};
+
+    /// A place of any rule's finding: under `related` when shown as written, under `secrets`
+    /// (masked) when never shown whole.
+    #[test]
+    fn related_places_are_listed_by_whether_they_are_shown() {
+        let rule = &crate::rules::layout::SYMBOLIC_LINK;
+        let place = Related {
+            span: Span::new(0, 5),
+            region: crate::core::Region::FILE,
+            fingerprint: None,
+            kind: "definition",
+            label: "first\ndefined".into(),
+            finding: None,
+            evidence: None,
+            masks: Vec::new(),
+            identity: 0,
+            baseline: None,
+        };
+        let d = Diagnostic::key(rule, "a.md", Span::new(9, 10), "twice");
+        let r = PackReport::default();
+        let shown = d.clone().with_related(vec![place.clone()]);
+        let v = serde_json::to_value(diagnostic(&r, &shown, String::new())).unwrap();
+        assert_eq!(v["related"][0]["label"], "firstU+000Adefined");
+        assert_eq!(v["related"][0]["line"], 1);
+        assert!(v.get("secrets").is_none(), "{v}");
+        // Control: the same place masked is a secret, and `related` is left out.
+        let masked = Related {
+            masks: vec![(place.span, "firs…".into())],
+            ..place
+        };
+        let hidden = d.with_related(vec![masked]);
+        let v = serde_json::to_value(diagnostic(&r, &hidden, String::new())).unwrap();
+        assert_eq!(v["secrets"][0]["kind"], "definition");
+        assert!(v.get("related").is_none(), "{v}");
+    }
+}

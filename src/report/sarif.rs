@@ -245,6 +245,9 @@ fn sarif_region(g: &crate::core::Region) -> Region {
 /// The finding's related places (SARIF 3.27.22), in the finding's file, each with its label and
 /// its 1-based position as `id`; at most [`MAX_LOCATIONS`] less one.
 fn related_locations(r: &PackReport, d: &Diagnostic) -> Vec<Location> {
+    if d.related.is_empty() {
+        return Vec::new();
+    }
     let path = location_path(r, d);
     let each = d.related.iter().take(MAX_LOCATIONS - 1).enumerate();
     each.map(|(i, p)| Location {
