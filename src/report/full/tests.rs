@@ -231,3 +231,39 @@ fn a_finding_after_a_masked_secret_keeps_its_column() {
         "control: not the drawn text's column: {out}"
     );
 }
+
+#[test]
+fn any_rule_s_related_place_is_a_labelled_snippet_beside_its_own() {
+    let src = "first = 1\nother\nfirst = 2\n";
+    let d = located(&layout::SYMBOLIC_LINK, src, "first = 2", 5, "defined twice");
+    let index = crate::core::LineIndex::new(src.as_bytes());
+    let place = crate::core::Related {
+        span: Span::new(0, 5),
+        region: index.region(Span::new(0, 5)),
+        fingerprint: None,
+        kind: "definition",
+        label: "first defined here".into(),
+        finding: None,
+        evidence: None,
+        masks: Vec::new(),
+        identity: 0,
+        baseline: None,
+    };
+    let out = render_one(d.clone().with_related(vec![place]), src);
+    assert!(
+        out.contains(" --> p/README.md:3:1\n"),
+        "its own place: {out}"
+    );
+    assert!(
+        out.contains("::: p/README.md:1:1\n"),
+        "the related one: {out}"
+    );
+    assert!(out.contains("^^^^^ first defined here\n"), "{out}");
+    assert!(out.contains("1 | first = 1\n"), "shown as written: {out}");
+    // Control: without it, the finding's snippet alone.
+    let alone = render_one(d, src);
+    assert!(
+        !alone.contains(":::") && !alone.contains("first defined here"),
+        "{alone}"
+    );
+}
