@@ -69,7 +69,7 @@ pub struct Turn {
     /// `[tool output] <text>`, one per line.
     pub(crate) text: String,
     /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md,
-    /// validation rule 6); `None` when that is the whole text ([`Turn::own_text`]).
+    /// validation rule 6); `None` when that is the whole text ([`Turn::own_text()`]).
     pub(crate) own_text: Option<String>,
     /// 1-based line in its file.
     pub(crate) line: usize,
