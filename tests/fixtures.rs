@@ -33,7 +33,8 @@
 //! in a cleared environment (no `GITHUB_*` variable, `HOME` inside the copy) with
 //! `--sarif-file ci.sarif` added. `ci` has no `--format`, so its one run gives both snapshots:
 //! `text.snap` its log, `json.snap` its SARIF file's results, each as its rule, level, path,
-//! line and message.
+//! line and message; the SARIF file itself must be read by both SARIF readers (the 2.1.0 schema
+//! and serde-sarif's typed model, `common::sarif_schema_errors`).
 mod common;
 mod fixture_setup;
 
@@ -245,6 +246,12 @@ fn check_variant(variant: &Path) -> Vec<String> {
         .unwrap_or(default_code);
     let mut problems = Vec::new();
     let text = run(variant, &[]);
+    let refused = text.sarif.as_ref().map(common::sarif_schema_errors);
+    if let Some(errors) = refused.filter(|e| !e.is_empty()) {
+        problems.push(format!(
+            "{rule}/{vname}: the SARIF file refused: {errors:#?}"
+        ));
+    }
     let command = format!("hippo-packs {}", args.trim());
     let json = match is_ci(&args) {
         true => Run {

@@ -14,7 +14,9 @@ use super::sarif_path;
 use super::step_outputs;
 use crate::outcome::{Mode, PackReport};
 use crate::pack::PackKind;
+use crate::report::json::JsonRenderer;
 use crate::report::prompt_diff;
+use crate::report::rendering::{Render, Rendering};
 
 /// The reports of the packs at the base, by repository-relative folder (`uri_base`); a pack
 /// missing from them is new at the head.
@@ -161,8 +163,13 @@ pub(crate) fn write_json(
 ) -> anyhow::Result<()> {
     let s = cx.settings;
     let mode = if s.test { Mode::Test } else { Mode::Check };
-    let json = crate::report::json::render_with(reports, mode, unused);
+    let run = Rendering {
+        unused,
+        ..Rendering::new(reports, mode)
+    };
+    let mut json = Vec::new();
+    JsonRenderer.render(&run, &mut json)?;
     let file = sarif_path::json_file(&s.sarif_file);
     let owner = step_outputs::owner_of(&file, cx);
-    output::write_file(Path::new(&file), json.as_bytes(), owner)
+    output::write_file(Path::new(&file), &json, owner)
 }

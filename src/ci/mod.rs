@@ -44,7 +44,6 @@ use crate::github::command::Level;
 use crate::github::env::GithubEnv;
 use crate::github::event::WorkflowEvent;
 use crate::outcome::PackReport;
-use crate::report;
 use crate::report::summary;
 use output::append;
 
@@ -129,7 +128,7 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     };
 
     // 4. The SARIF file and the JSON report; 5. the report, grouped per pack.
-    let sarif = report::sarif::render_with(&reports, &s.category, &unused);
+    let sarif = output::sarif(&reports, &s.category, &unused)?;
     let owner = step_outputs::owner_of(&s.sarif_file, cx);
     output::write_file(Path::new(&s.sarif_file), sarif.as_bytes(), owner)?;
     labels::write_json(&reports, &unused, cx)?;

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use crate::outcome::{Mode, PackReport};
 use crate::report;
-use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS};
+use crate::report::rendering::{Render, Rendering};
+use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS, SarifRenderer};
+use crate::report::text::TextRenderer;
 
 /// Writes a text to the run's log.
 pub(crate) fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
@@ -15,15 +17,37 @@ pub(crate) fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
 
 /// One pack's block of the text report: the check lines, then the case lines.
 pub(crate) fn pack_text(r: &PackReport, tested: bool) -> String {
-    let mut text = report::text::render(std::slice::from_ref(r), Mode::Check);
+    let text = TextRenderer { verbose: false };
+    let mut bytes = Vec::new();
+    // Writing to memory does not fail.
+    let _ = text.render(
+        &Rendering::new(std::slice::from_ref(r), Mode::Check),
+        &mut bytes,
+    );
     if tested && r.errors() == 0 {
         let cases = PackReport {
             diagnostics: Vec::new(),
             ..r.clone()
         };
-        text.push_str(&report::text::render(&[cases], Mode::Test));
+        let _ = text.render(&Rendering::new(&[cases], Mode::Test), &mut bytes);
     }
-    text
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The SARIF file of the run (`unused`: the allowances no finding used).
+pub(crate) fn sarif(
+    reports: &[PackReport],
+    category: &str,
+    unused: &[crate::core::Diagnostic],
+) -> anyhow::Result<String> {
+    let run = Rendering {
+        unused,
+        category,
+        ..Rendering::new(reports, Mode::Check)
+    };
+    let mut bytes = Vec::new();
+    SarifRenderer { limit: MAX_RESULTS }.render(&run, &mut bytes)?;
+    Ok(String::from_utf8(bytes)?)
 }
 
 pub(crate) fn status(r: &PackReport) -> String {

@@ -4,6 +4,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::report::annotations::GithubRenderer;
+use crate::report::concise::ConciseRenderer;
+use crate::report::full::FullRenderer;
+use crate::report::json::JsonRenderer;
+use crate::report::rendering::Render;
+use crate::report::sarif::{MAX_RESULTS, SarifRenderer};
+use crate::report::text::TextRenderer;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hippo-packs",
@@ -60,6 +68,22 @@ pub(crate) enum Format {
     /// One line a finding, `path:line:col: severity[rule-id] message`, for editors and grep
     /// (ruff's name for the same thing).
     Concise,
+}
+
+impl Format {
+    /// The renderer of the format (`verbose`: `-v`'s text lines): the one place a `--format`
+    /// value meets its code.
+    pub(crate) fn renderer(self, verbose: bool) -> &'static dyn Render {
+        match self {
+            Format::Text if verbose => &TextRenderer { verbose: true },
+            Format::Text => &TextRenderer { verbose: false },
+            Format::Json => &JsonRenderer,
+            Format::Sarif => &SarifRenderer { limit: MAX_RESULTS },
+            Format::Github => &GithubRenderer,
+            Format::Full => &FullRenderer,
+            Format::Concise => &ConciseRenderer,
+        }
+    }
 }
 
 /// When `--format full` uses colour.

@@ -1,5 +1,6 @@
 //! Dispatch: one function per command, each returning its exit code.
 
+use std::io::Write;
 use std::path::Path;
 
 use super::args::{CheckArgs, Cli, ColorWhen, Command, Format, OutputArgs, RulesFormat, TestArgs};
@@ -9,6 +10,9 @@ use super::select::Selection;
 use super::sink::Sink;
 use crate::outcome::{Mode, PackReport};
 use crate::report;
+use crate::report::junit::JunitRenderer;
+use crate::report::rendering::{Render, Rendering};
+use crate::report::sarif::{MAX_RESULTS, SarifRenderer};
 
 pub(crate) fn dispatch(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
@@ -94,8 +98,9 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
         tally.1 |= r.failed(false);
         tally.2 += r.warnings();
     };
-    let streamed = a.output.format == Format::Text && a.output.sarif.is_none() && !a.statistics;
-    let unused = if streamed {
+    let text = a.output.format.renderer(a.output.verbose);
+    let streams = a.output.format == Format::Text && a.output.sarif.is_none() && !a.statistics;
+    let unused = if streams {
         // The text report streams: each pack is printed as soon as it and the packs before
         // it are checked, and only its verdict is kept.
         let (mut result, mut i) = (Ok(()), 0);
@@ -108,13 +113,13 @@ fn check(a: CheckArgs) -> anyhow::Result<i32> {
             }
             count(&r);
             if result.is_ok() {
-                let text = report::text::render(std::slice::from_ref(&r), Mode::Check);
-                result = sink.print(&if a.quiet { quiet(&text) } else { text });
+                let one = std::slice::from_ref(&r);
+                result = streamed(text, one, &[], Mode::Check, a.quiet, &mut sink);
             }
         });
         result?;
         let unused = unused_allowances(config.as_ref(), false);
-        sink.print(&report::text::extra(&unused))?;
+        streamed(text, &[], &unused, Mode::Check, a.quiet, &mut sink)?;
         unused
     } else {
         let mut reports = crate::fix::check_all_suggested(dirs);
@@ -175,7 +180,7 @@ fn fixes(
     }
     let diff = report::fixes::diff(&packs, sink.is_stdout() && terminal());
     sink.print(&diff)?;
-    let sink = std::mem::replace(sink, Sink::Stdout);
+    let sink = std::mem::replace(sink, Sink::stdout());
     sink.finish()?;
     Ok(Some(if diff.is_empty() {
         EXIT_OK
@@ -184,12 +189,23 @@ fn fixes(
     }))
 }
 
-/// The text report without its `skipped` and `ok` lines (`--quiet`): a line a pack's text
-/// starts is escaped and follows `error `/`warning `, so these are the run's own.
-fn quiet(text: &str) -> String {
-    text.split_inclusive('\n')
-        .filter(|l| !l.starts_with("ok ") && !l.starts_with("skipped "))
-        .collect()
+/// A streamed report's next piece (a pack's lines, or the unused allowances after the last),
+/// written out at once.
+fn streamed(
+    renderer: &dyn Render,
+    reports: &[PackReport],
+    unused: &[crate::core::Diagnostic],
+    mode: Mode,
+    quiet: bool,
+    out: &mut Sink,
+) -> std::io::Result<()> {
+    let run = Rendering {
+        unused,
+        quiet,
+        ..Rendering::new(reports, mode)
+    };
+    renderer.render(&run, out)?;
+    out.flush()
 }
 
 /// Whether standard output is a terminal.
@@ -275,6 +291,7 @@ fn stream_test(
         _ => None,
     };
     let (mut failed, mut without_cases, mut result) = (false, Vec::new(), Ok(()));
+    let (text, mut out) = (a.output.format.renderer(a.output.verbose), Sink::stdout());
     crate::fixture::test_each(options, |mut r| {
         if let Some(c) = config.as_mut() {
             c.apply(&mut r);
@@ -282,11 +299,7 @@ fn stream_test(
         failed |= r.failed(false);
         if result.is_ok() {
             let one = std::slice::from_ref(&r);
-            result = print(&if a.output.verbose {
-                report::text::render_verbose(one, Mode::Test)
-            } else {
-                report::text::render(one, Mode::Test)
-            });
+            result = streamed(text, one, &[], Mode::Test, false, &mut out).map_err(Into::into);
         }
         if result.is_ok() {
             result = match (&a.prompts_dir, &mut spool) {
@@ -303,10 +316,9 @@ fn stream_test(
         }
     })?;
     result?;
-    print(&report::text::extra(&unused_allowances(
-        config.as_ref(),
-        false,
-    )))?;
+    let unused = unused_allowances(config.as_ref(), false);
+    streamed(text, &[], &unused, Mode::Test, false, &mut out)?;
+    out.finish()?;
     super::hints::no_cases(&without_cases, false);
     if let Some(mut f) = spool {
         f.rewind()?;
@@ -401,52 +413,43 @@ fn read_source(r: &PackReport, file: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The report in `--format`'s renderer to the sink; `--sarif` and `--junit` files beside it.
 fn emit(
     reports: &[PackReport],
     view: View,
     out: &OutputArgs,
     junit: Option<&Path>,
-    extra: &[crate::core::Diagnostic],
+    unused: &[crate::core::Diagnostic],
     sink: &mut Sink,
 ) -> anyhow::Result<()> {
-    let mode = view.mode;
+    let run = Rendering {
+        unused,
+        category: &out.category,
+        quiet: view.quiet,
+        sources: &read_source,
+        ..Rendering::new(reports, view.mode)
+    };
     if let Some(path) = &out.sarif {
-        crate::core::safe_write::write_atomic(
-            path,
-            report::sarif::render_with(reports, &out.category, extra).as_bytes(),
-        )
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write_file(path, &SarifRenderer { limit: MAX_RESULTS }, &run)?;
     }
     if let Some(path) = junit {
-        crate::core::safe_write::write_atomic(path, report::junit::render(reports).as_bytes())
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write_file(path, &JunitRenderer, &run)?;
     }
-    let text = match out.format {
-        Format::Json => {
-            // Streamed: the document is never whole in memory.
-            return Ok(report::json::write(
-                &mut sink.writer(),
-                reports,
-                mode,
-                extra,
-            )?);
-        }
-        Format::Text if out.verbose => {
-            report::text::render_verbose(reports, mode) + &report::text::extra(extra)
-        }
-        Format::Text => report::text::render(reports, mode) + &report::text::extra(extra),
-        Format::Sarif => report::sarif::render_with(reports, &out.category, extra),
-        Format::Github => report::annotations::render(reports, mode),
-        Format::Concise => report::concise::render(reports, mode, extra),
-        Format::Full => {
-            let styled = report::full::render(reports, mode, &read_source, extra, view.quiet);
-            if sink.is_stdout() && paints(out.color) || out.color == ColorWhen::Always {
-                styled
-            } else {
-                anstream::adapter::strip_str(&styled).to_string()
-            }
-        }
-    };
-    let quiet_text = view.quiet && out.format == Format::Text;
-    sink.print(&if quiet_text { quiet(&text) } else { text })
+    let renderer = out.format.renderer(out.verbose);
+    let styled = sink.is_stdout() && paints(out.color) || out.color == ColorWhen::Always;
+    if out.format == Format::Full && !styled {
+        let sink: &mut dyn std::io::Write = sink;
+        renderer.render(&run, &mut anstream::StripStream::new(sink))?;
+    } else {
+        renderer.render(&run, sink)?;
+    }
+    Ok(())
+}
+
+/// A file beside the report (`--sarif`, `--junit`), written once whole, never through a link.
+fn write_file(path: &Path, renderer: &dyn Render, run: &Rendering<'_>) -> anyhow::Result<()> {
+    let mut bytes = Vec::new();
+    renderer.render(run, &mut bytes)?;
+    crate::core::safe_write::write_atomic(path, &bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

@@ -54,7 +54,7 @@ fn turn(session: &str, ordinal: usize, role: Role, time: Option<i128>, text: &st
         timestamp: time.map(|t| format!("t{t}")),
         time,
         text: text.into(),
-        own_text: text.into(),
+        own_text: None,
         line: ordinal,
     }
 }

@@ -348,7 +348,7 @@ mod tests {
             timestamp: Some("2026-11-01T10:00:00Z".into()),
             time: None,
             text: text.into(),
-            own_text: text.into(),
+            own_text: None,
             line: 1,
         }
     }

@@ -47,11 +47,7 @@ fn t(session: &str, ordinal: usize, role: Role, minute: u32, text: &str) -> Turn
         time: time::parse_rfc3339(&ts),
         timestamp: Some(ts),
         text: text.into(),
-        own_text: if role == Role::Tool {
-            String::new()
-        } else {
-            text.into()
-        },
+        own_text: (role == Role::Tool).then(String::new),
         line: ordinal + 1,
     }
 }

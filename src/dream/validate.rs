@@ -183,7 +183,7 @@ fn sources(new: &str, cited: &[(String, usize)], scope: &CallScope<'_>) -> Resul
             let session = scope.sessions.iter().find(|x| x.id == *s)?;
             session.turns.iter().find(|t| t.ordinal == *o)
         })
-        .map(|t| t.own_text.as_str())
+        .map(|t| t.own_text())
         .collect();
     for url in urls(new) {
         if !own.iter().any(|t| t.contains(url)) {
@@ -265,7 +265,7 @@ mod tests {
             timestamp: None,
             time: None,
             text: text.into(),
-            own_text: own.into(),
+            own_text: Some(own.into()),
             line: ordinal + 1,
         };
         Session {

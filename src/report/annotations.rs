@@ -9,47 +9,56 @@
 use std::fmt::Write;
 
 use super::located::{location_path, message_with_related};
+use super::rendering::{Render, Rendering, to_string};
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
 use crate::outcome::{Mode, PackReport};
 
-/// The annotations of `reports`. `test` leaves warnings out, as its text output does.
+/// The annotations of `reports` (the tests' call of [`GithubRenderer`]).
 pub fn render(reports: &[PackReport], mode: Mode) -> String {
-    let mut out = String::new();
-    for r in reports {
-        for d in r
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-        {
-            hinted(&mut out, r, d);
-        }
-        if let Some(name) = &r.no_case {
-            let _ = writeln!(
-                out,
-                "::error title={}::{}",
-                property("hippo-packs"),
-                data(&format!("no case named {name}"))
-            );
-        }
-        for c in &r.cases {
-            for f in &c.failures {
-                annotate(&mut out, r, f);
-            }
-        }
-    }
-    if mode == Mode::Check {
-        for r in reports {
-            for d in r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Warning)
-            {
+    to_string(&GithubRenderer, &Rendering::new(reports, mode))
+}
+
+/// `--format github`: the errors of every pack, then (`check`) the warnings; `test` leaves
+/// warnings out, as its text output does. Unused allowances are not annotated here: `ci`
+/// annotates them itself.
+pub(crate) struct GithubRenderer;
+
+impl Render for GithubRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut out = String::new();
+        let errors = |d: &&Diagnostic| d.severity == Severity::Error;
+        for r in run.reports {
+            for d in r.diagnostics.iter().filter(errors) {
                 hinted(&mut out, r, d);
             }
+            if let Some(name) = &r.no_case {
+                let _ = writeln!(
+                    out,
+                    "::error title={}::{}",
+                    property("hippo-packs"),
+                    data(&format!("no case named {name}"))
+                );
+            }
+            for c in &r.cases {
+                for f in &c.failures {
+                    annotate(&mut out, r, f);
+                }
+            }
+            w.write_all(out.as_bytes())?;
+            out.clear();
         }
+        if run.mode == Mode::Check {
+            for r in run.reports {
+                for d in r.diagnostics.iter().filter(|d| !errors(d)) {
+                    hinted(&mut out, r, d);
+                }
+                w.write_all(out.as_bytes())?;
+                out.clear();
+            }
+        }
+        Ok(())
     }
-    out
 }
 
 /// [`annotate`] with the finding's own help (a "did you mean", a rename) ending the message, on

@@ -8,64 +8,73 @@
 //! one event explains the case's failures (a reply that is not JSON, a refused change);
 //! nothing is printed for what passed.
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use super::located::{fixable_line, marker, message, placed, typed_path};
+use super::rendering::{Render, Rendering};
 use crate::core::{Diagnostic, Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
-/// The run in the concise format. `extra`: findings of the run beside the packs' (an
-/// `unused-allowance` warning).
-pub(crate) fn render(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
-    let mut out = String::new();
-    for r in reports {
-        for d in &r.diagnostics {
-            if mode == Mode::Test && d.severity == Severity::Warning {
-                continue;
-            }
-            finding(&mut out, r, d);
+/// `--format concise`: the run's findings, then its unused allowances, one line each.
+pub(crate) struct ConciseRenderer;
+
+impl Render for ConciseRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn Write) -> io::Result<()> {
+        for r in run.reports {
+            pack(w, r, run.mode)?;
         }
-        if r.errors() > 0 || mode == Mode::Check {
+        let none = PackReport::default();
+        for d in run.unused {
+            finding(w, &none, d)?;
+        }
+        match fixable_line(run.reports).filter(|_| run.mode == Mode::Check) {
+            Some(line) => writeln!(w, "{line}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One pack's lines: its findings (`test`: errors only), then its failed cases'.
+fn pack(w: &mut dyn Write, r: &PackReport, mode: Mode) -> io::Result<()> {
+    for d in &r.diagnostics {
+        if mode == Mode::Test && d.severity == Severity::Warning {
             continue;
         }
-        if let Some(name) = &r.no_case {
-            // Said once for the whole run, as the text output says it: no place to point at.
-            let _ = writeln!(out, "error no case named {}", escape::line(name));
+        finding(w, r, d)?;
+    }
+    if r.errors() > 0 || mode == Mode::Check {
+        return Ok(());
+    }
+    if let Some(name) = &r.no_case {
+        // Said once for the whole run, as the text output says it: no place to point at.
+        writeln!(w, "error no case named {}", escape::line(name))?;
+    }
+    for c in &r.cases {
+        if let Some(cause) = c.cause.as_ref().filter(|_| !c.failures.is_empty()) {
+            let label = r.case_label(&c.name);
+            writeln!(
+                w,
+                "cause {}: {}",
+                escape::line(&label),
+                escape::line(&cause.why)
+            )?;
         }
-        for c in &r.cases {
-            if let Some(cause) = c.cause.as_ref().filter(|_| !c.failures.is_empty()) {
-                let label = r.case_label(&c.name);
-                let _ = writeln!(
-                    out,
-                    "cause {}: {}",
-                    escape::line(&label),
-                    escape::line(&cause.why)
-                );
-            }
-            for f in &c.failures {
-                finding(&mut out, r, f);
-            }
+        for f in &c.failures {
+            finding(w, r, f)?;
         }
     }
-    let none = PackReport::default();
-    for d in extra {
-        finding(&mut out, &none, d);
-    }
-    if let Some(line) = fixable_line(reports).filter(|_| mode == Mode::Check) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    Ok(())
 }
 
 /// `path:line:col: severity[rule-id] message`; a redaction finding one line per secret.
-fn finding(out: &mut String, r: &PackReport, d: &Diagnostic) {
+fn finding(w: &mut dyn Write, r: &PackReport, d: &Diagnostic) -> io::Result<()> {
     for d in placed(d) {
-        line(out, r, &d);
+        line(w, r, &d)?;
     }
+    Ok(())
 }
 
-fn line(out: &mut String, r: &PackReport, d: &Diagnostic) {
+fn line(w: &mut dyn Write, r: &PackReport, d: &Diagnostic) -> io::Result<()> {
     let at = match &d.file {
         Some(file) => format!(
             "{}:{}:{}",
@@ -75,20 +84,21 @@ fn line(out: &mut String, r: &PackReport, d: &Diagnostic) {
         ),
         None => escape::line(if r.dir.is_empty() { "." } else { &r.dir }).into_owned(),
     };
-    let _ = writeln!(
-        out,
+    writeln!(
+        w,
         "{at}: {}[{}] {}{}",
         d.severity.as_str(),
         d.rule.id,
         marker(d),
         message(d)
-    );
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::Span;
+    use crate::report::rendering::to_string;
     use crate::rules::layout;
 
     #[test]
@@ -107,7 +117,7 @@ mod tests {
             "y.txt",
             "",
         ));
-        let out = render(&[r], Mode::Check, &[]);
+        let out = to_string(&ConciseRenderer, &Rendering::new(&[r], Mode::Check));
         assert_eq!(
             out,
             "packs/a/x.md:2:3: error[symbolic-link] badU+000Aname\n\

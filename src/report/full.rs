@@ -12,96 +12,123 @@
 
 use annotate_snippets::Level;
 
-use crate::core::{Diagnostic, Severity, escape};
+use std::io::{self, Write};
+
+use super::rendering::{Render, Rendering, Sources};
+#[cfg(test)]
+use crate::core::Diagnostic;
+use crate::core::{Severity, escape};
 use crate::outcome::{Mode, PackReport};
 
-/// Where the renderer gets a file's text: `(report, pack-relative path)` → its text.
-pub(crate) type Sources<'a> = dyn Fn(&PackReport, &str) -> Option<String> + 'a;
+/// `--format full`: the whole run with ANSI styles (the caller strips them when colour is off),
+/// its unused allowances among the findings, then the summary. `quiet` (`check --quiet`): the
+/// findings only, without `skipped` and `ok` lines and the summary. Source lines come from the
+/// run's `sources`.
+pub(crate) struct FullRenderer;
 
-/// The whole run in the full format, with ANSI styles.
-/// `extra`: findings of the run beside the packs' (an `unused-allowance` warning). `quiet`
-/// (`check --quiet`): the findings only, without `skipped` and `ok` lines and the summary.
-pub(crate) fn render(
+impl Render for FullRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn Write) -> io::Result<()> {
+        let (mode, quiet) = (run.mode, run.quiet);
+        let mut draw = draw::Draw::new();
+        let mut source = LastSource::new(run.sources);
+        let mut tally = Tally::default();
+        for r in run.reports {
+            if mode == Mode::Check && !quiet {
+                for s in &r.skipped {
+                    let skipped = format!("{}{s}", r.prefix);
+                    writeln!(w, "skipped {}", escape::line(&skipped))?;
+                }
+            }
+            let (errors, warnings) = findings(w, &mut draw, &mut source, r, mode)?;
+            tally.errors += errors;
+            tally.warnings += warnings;
+            if r.errors() > 0 || (mode == Mode::Check && quiet) {
+                continue;
+            }
+            if mode == Mode::Check {
+                writeln!(w, "{}", super::text::ok_line(r))?;
+                continue;
+            }
+            cases(w, &mut draw, r, run.sources, &mut tally)?;
+        }
+        let none = PackReport::default();
+        for d in run.unused {
+            tally.warnings += 1;
+            let src = d.file.as_deref().and_then(|f| (run.sources)(&none, f));
+            write!(w, "{}\n\n", draw.finding(&none, d, src.as_deref(), &[]))?;
+        }
+        if quiet {
+            return Ok(());
+        }
+        w.write_all(summary(run.reports.len(), &tally, mode).as_bytes())?;
+        match super::located::fixable_line(run.reports).filter(|_| mode == Mode::Check) {
+            Some(line) => writeln!(w, "{line}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The whole run in the full format, with ANSI styles, as a string (the unit tests).
+#[cfg(test)]
+fn render(
     reports: &[PackReport],
     mode: Mode,
     sources: &Sources<'_>,
-    extra: &[Diagnostic],
+    unused: &[Diagnostic],
     quiet: bool,
 ) -> String {
-    let mut draw = draw::Draw::new();
-    let mut out = String::new();
-    let mut source = LastSource::new(sources);
-    let (mut errors, mut warnings, mut passed, mut failed) = (0, 0, 0, 0);
-    for r in reports {
-        if mode == Mode::Check && !quiet {
-            for s in &r.skipped {
-                out.push_str(&format!(
-                    "skipped {}\n",
-                    escape::line(&format!("{}{s}", r.prefix))
-                ));
-            }
-        }
-        let (e, w) = findings(&mut out, &mut draw, &mut source, r, mode);
-        (errors, warnings) = (errors + e, warnings + w);
-        if r.errors() > 0 || (mode == Mode::Check && quiet) {
-            continue;
-        }
-        if mode == Mode::Check {
-            out.push_str(&super::text::ok_line(r));
-            out.push('\n');
-            continue;
-        }
-        if let Some(name) = &r.no_case {
-            errors += 1;
-            out.push_str(
-                &draw.renderer.render(&[Level::ERROR
-                    .primary_title(format!("no case named {}", escape::line(name)))
-                    .element(Level::HELP.message(case_help(r, name)))]),
-            );
-            out.push_str("\n\n");
-        }
-        for c in &r.cases {
-            if c.failures.is_empty() {
-                passed += 1;
-            } else {
-                failed += 1;
-            }
-            out.push_str(&case(&mut draw, r, c, sources));
-        }
+    let run = Rendering {
+        unused,
+        quiet,
+        sources,
+        ..Rendering::new(reports, mode)
+    };
+    super::rendering::to_string(&FullRenderer, &run)
+}
+
+/// What the summary line counts.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    errors: usize,
+    warnings: usize,
+    passed: usize,
+    failed: usize,
+}
+
+/// `test`: the pack's `--case` matching nothing, then its cases.
+fn cases(
+    w: &mut dyn Write,
+    draw: &mut draw::Draw,
+    r: &PackReport,
+    sources: &Sources<'_>,
+    tally: &mut Tally,
+) -> io::Result<()> {
+    if let Some(name) = &r.no_case {
+        tally.errors += 1;
+        let drawn = draw.renderer.render(&[Level::ERROR
+            .primary_title(format!("no case named {}", escape::line(name)))
+            .element(Level::HELP.message(case_help(r, name)))]);
+        write!(w, "{drawn}\n\n")?;
     }
-    let none = PackReport::default();
-    for d in extra {
-        warnings += 1;
-        let src = d.file.as_deref().and_then(|f| sources(&none, f));
-        out.push_str(&draw.finding(&none, d, src.as_deref(), &[]));
-        out.push_str("\n\n");
+    for c in &r.cases {
+        if c.failures.is_empty() {
+            tally.passed += 1;
+        } else {
+            tally.failed += 1;
+        }
+        w.write_all(case(draw, r, c, sources).as_bytes())?;
     }
-    if quiet {
-        return out;
-    }
-    out.push_str(&summary(
-        reports.len(),
-        errors,
-        warnings,
-        mode,
-        passed,
-        failed,
-    ));
-    if let Some(line) = super::located::fixable_line(reports).filter(|_| mode == Mode::Check) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    Ok(())
 }
 
 /// The pack's findings drawn (`test`: its errors only); how many errors and warnings.
 fn findings(
-    out: &mut String,
+    w: &mut dyn Write,
     draw: &mut draw::Draw,
     source: &mut LastSource<'_, '_>,
     r: &PackReport,
     mode: Mode,
-) -> (usize, usize) {
+) -> io::Result<(usize, usize)> {
     let (mut errors, mut warnings) = (0, 0);
     for d in &r.diagnostics {
         if mode == Mode::Test && d.severity == Severity::Warning {
@@ -112,10 +139,9 @@ fn findings(
             Severity::Warning => warnings += 1,
         }
         let src = d.file.as_deref().and_then(|f| source.get(r, f));
-        out.push_str(&draw.finding(r, d, src.as_deref(), &[]));
-        out.push_str("\n\n");
+        write!(w, "{}\n\n", draw.finding(r, d, src.as_deref(), &[]))?;
     }
-    (errors, warnings)
+    Ok((errors, warnings))
 }
 
 /// The text of the last file asked for: the findings of a file follow each other, so its text
@@ -195,14 +221,13 @@ fn case_help(r: &PackReport, name: &str) -> String {
 }
 
 /// `2 errors, 3 warnings in 1 pack` (`test`: `, 1 of 2 cases failed`), bold.
-fn summary(
-    packs: usize,
-    errors: usize,
-    warnings: usize,
-    mode: Mode,
-    passed: usize,
-    failed: usize,
-) -> String {
+fn summary(packs: usize, tally: &Tally, mode: Mode) -> String {
+    let Tally {
+        errors,
+        warnings,
+        passed,
+        failed,
+    } = *tally;
     let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let mut s = format!(
         "{}, {}",

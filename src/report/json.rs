@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::located::{help_lines, location_path, message, named_char};
+use super::rendering::{Render, Rendering, to_string};
 use crate::core::baseline::Baseline;
 use crate::core::charname;
 use crate::core::escape;
@@ -14,22 +15,25 @@ use crate::outcome::{Mode, PackReport};
 
 pub(crate) const FORMAT: &str = "hippo-packs/v1";
 
-/// The versioned JSON report (docs/output-formats.md) of `reports`.
+/// The versioned JSON report (docs/output-formats.md) of `reports` (the tests' call of
+/// [`JsonRenderer`]).
 pub fn render(reports: &[PackReport], mode: Mode) -> String {
-    render_with(reports, mode, &[])
+    to_string(&JsonRenderer, &Rendering::new(reports, mode))
 }
 
-/// [`render`] with findings of the run beside the packs' (`unused_allowances`).
-pub(crate) fn render_with(reports: &[PackReport], mode: Mode, extra: &[Diagnostic]) -> String {
-    let mut out = Vec::new();
-    // Writing to memory fails only when serde does, which the types here never make it.
-    let _ = write(&mut out, reports, mode, extra);
-    String::from_utf8(out).unwrap_or_default()
+/// `--format json`, and the JSON report `ci` writes beside the SARIF file: the packs, the
+/// summary and the unused allowances.
+pub(crate) struct JsonRenderer;
+
+impl Render for JsonRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write(w, run.reports, run.mode, run.unused)
+    }
 }
 
-/// [`render_with`] written to `w` as it is made: each finding becomes JSON when it is written,
+/// The report written to `w` as it is made: each finding becomes JSON when it is written,
 /// so memory holds the reports and never the document (docs/performance.md).
-pub(crate) fn write(
+fn write(
     w: &mut dyn std::io::Write,
     reports: &[PackReport],
     mode: Mode,

@@ -3,11 +3,12 @@
 //! validation failed is one failing testcase named `check`, and an unmatched `--case NAME` one
 //! failing testcase named `NAME`. No times or host names: the same results give the same bytes.
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
+use super::rendering::{Render, Rendering, to_string};
 use crate::core::escape;
 use crate::core::{Diagnostic, Severity};
-use crate::outcome::{CaseResult, PackReport};
+use crate::outcome::{CaseResult, Mode, PackReport};
 
 /// A testcase as written: its name and its failures (type, message, body).
 struct TestCase {
@@ -15,51 +16,64 @@ struct TestCase {
     failures: Vec<(String, String, String)>,
 }
 
-/// The JUnit XML of `reports`: one test suite per pack, one test case per fixture case.
+/// The JUnit XML of `reports` (the tests' call of [`JunitRenderer`]).
 pub fn render(reports: &[PackReport]) -> String {
-    let suites: Vec<(String, Vec<TestCase>)> = reports.iter().map(suite).collect();
-    let tests: usize = suites.iter().map(|(_, cs)| cs.len()).sum();
-    let failed = |cs: &[TestCase]| cs.iter().filter(|c| !c.failures.is_empty()).count();
-    let failures: usize = suites.iter().map(|(_, cs)| failed(cs)).sum();
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"hippo-packs\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">"
-    );
-    for (name, cases) in &suites {
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
-            xml(name),
-            cases.len(),
-            failed(cases)
-        );
-        for c in cases {
-            let open = format!(
-                "    <testcase name=\"{}\" classname=\"{}\"",
-                xml(&c.name),
-                xml(name)
-            );
-            if c.failures.is_empty() {
-                let _ = writeln!(out, "{open}/>");
-                continue;
+    to_string(&JunitRenderer, &Rendering::new(reports, Mode::Test))
+}
+
+/// `test --junit FILE`: one test suite per pack, one test case per fixture case. Unused
+/// allowances are not test results and are left out.
+pub(crate) struct JunitRenderer;
+
+impl Render for JunitRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn Write) -> io::Result<()> {
+        let suites: Vec<(String, Vec<TestCase>)> = run.reports.iter().map(suite).collect();
+        let tests: usize = suites.iter().map(|(_, cs)| cs.len()).sum();
+        let failed = |cs: &[TestCase]| cs.iter().filter(|c| !c.failures.is_empty()).count();
+        let failures: usize = suites.iter().map(|(_, cs)| failed(cs)).sum();
+        writeln!(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+        writeln!(
+            w,
+            "<testsuites name=\"hippo-packs\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">"
+        )?;
+        for (name, cases) in &suites {
+            writeln!(
+                w,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
+                xml(name),
+                cases.len(),
+                failed(cases)
+            )?;
+            for c in cases {
+                test_case(w, name, c)?;
             }
-            let _ = writeln!(out, "{open}>");
-            for (kind, message, body) in &c.failures {
-                let _ = writeln!(
-                    out,
-                    "      <failure type=\"{}\" message=\"{}\">{}</failure>",
-                    xml(kind),
-                    xml(message),
-                    xml(body)
-                );
-            }
-            let _ = writeln!(out, "    </testcase>");
+            writeln!(w, "  </testsuite>")?;
         }
-        let _ = writeln!(out, "  </testsuite>");
+        writeln!(w, "</testsuites>")
     }
-    out.push_str("</testsuites>\n");
-    out
+}
+
+/// One `testcase` element of the suite `suite`, with its failures.
+fn test_case(w: &mut dyn Write, suite: &str, c: &TestCase) -> io::Result<()> {
+    let open = format!(
+        "    <testcase name=\"{}\" classname=\"{}\"",
+        xml(&c.name),
+        xml(suite)
+    );
+    if c.failures.is_empty() {
+        return writeln!(w, "{open}/>");
+    }
+    writeln!(w, "{open}>")?;
+    for (kind, message, body) in &c.failures {
+        writeln!(
+            w,
+            "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+            xml(kind),
+            xml(message),
+            xml(body)
+        )?;
+    }
+    writeln!(w, "    </testcase>")
 }
 
 fn suite(r: &PackReport) -> (String, Vec<TestCase>) {

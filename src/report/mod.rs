@@ -1,4 +1,5 @@
-//! Renderers: pure functions of the reports, no decisions and no I/O but the writer.
+//! Renderers: each output format writes the reports (`rendering::Rendering`) to a writer
+//! (`rendering::Render`); no decisions and no I/O but the writer.
 
 pub(crate) mod text;
 
@@ -12,6 +13,7 @@ pub mod junit;
 pub(crate) mod located;
 pub(crate) mod prompt_diff;
 pub(crate) mod prompts;
+pub(crate) mod rendering;
 pub mod rule_reference;
 pub mod sarif;
 pub(crate) mod schemas;

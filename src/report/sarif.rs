@@ -9,8 +9,9 @@
 use serde::Serialize;
 
 use super::located::{location_path, message_named, placed_count};
+use super::rendering::{Render, Rendering, to_string};
 use crate::core::{Diagnostic, escape};
-use crate::outcome::PackReport;
+use crate::outcome::{Mode, PackReport};
 use crate::rules;
 
 mod descriptor;
@@ -35,25 +36,34 @@ pub(crate) const STORED_RESULTS: usize = 5_000;
 /// at most this many less one related locations.
 pub(crate) const MAX_LOCATIONS: usize = 1_000;
 
-/// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`).
+/// The SARIF log of `reports`; `category` gives `automationDetails.id` (`<category>/`) (the
+/// tests' call of [`SarifRenderer`]).
 pub fn render(reports: &[PackReport], category: &str) -> String {
     render_limited(reports, category, MAX_RESULTS)
 }
 
-/// [`render`] with findings of the run beside the packs' (an `unused-allowance` warning,
-/// located in the configuration file as named).
-pub(crate) fn render_with(reports: &[PackReport], category: &str, extra: &[Diagnostic]) -> String {
-    let mut log = build(reports, category, MAX_RESULTS);
-    let none = PackReport::default();
-    for d in extra {
-        log.runs[0].results.push(result(&none, d));
-    }
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+/// `--format sarif`, `--sarif FILE` and the SARIF file `ci` uploads: the reports' results, at
+/// most `limit` of them ([`MAX_RESULTS`] but in tests), then the run's unused allowances
+/// (located in the configuration file as named).
+pub(crate) struct SarifRenderer {
+    pub(crate) limit: usize,
 }
 
-/// How many results the reports make, before any limit (as [`render_with`] lists them, with
+impl Render for SarifRenderer {
+    fn render(&self, run: &Rendering<'_>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut log = build(run.reports, run.category, self.limit);
+        let none = PackReport::default();
+        for d in run.unused {
+            log.runs[0].results.push(result(&none, d));
+        }
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        serde_json::to_writer_pretty(&mut w, &log)?;
+        std::io::Write::write_all(&mut w, b"\n")?;
+        std::io::Write::flush(&mut w)
+    }
+}
+
+/// How many results the reports make, before any limit (as [`SarifRenderer`] lists them, with
 /// `extra` findings of the run).
 pub(crate) fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usize {
     let per_pack = |r: &PackReport| {
@@ -67,10 +77,11 @@ pub(crate) fn result_count(reports: &[PackReport], extra: &[Diagnostic]) -> usiz
 
 /// [`render`] with another result limit (tests).
 pub fn render_limited(reports: &[PackReport], category: &str, limit: usize) -> String {
-    let log = build(reports, category, limit);
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+    let run = Rendering {
+        category,
+        ..Rendering::new(reports, Mode::Check)
+    };
+    to_string(&SarifRenderer { limit }, &run)
 }
 
 /// Every result of the reports, in their order: findings, allowed warnings (suppressed), and

@@ -225,7 +225,7 @@ impl Sessions<'_> {
                 .transcripts
                 .iter()
                 .flat_map(|t| &t.turns)
-                .any(|turn| turn.session == s.id);
+                .any(|turn| *turn.session == *s.id);
             if !has_turns {
                 let d = Diagnostic::key(
                     &TRANSCRIPT_SESSION,

@@ -124,6 +124,13 @@ impl Ci {
             .out("sarif-file")
             .filter(|f| !f.is_empty())
             .and_then(|f| std::fs::read(ws.join(f)).ok());
+        if let Some(log) = &run.sarif {
+            let errors = super::sarif_schema_errors(log);
+            assert!(
+                errors.is_empty(),
+                "`ci`'s SARIF file refused: {errors:#?}\n{run}"
+            );
+        }
         run
     }
 }
@@ -140,8 +147,8 @@ pub(crate) struct CiRun {
     pub(crate) outputs: BTreeMap<String, String>,
     /// `$GITHUB_OUTPUT` as written (the delimiter form).
     pub(crate) output: String,
-    /// The SARIF file the `sarif-file` output names, read from the workspace; `None` when there
-    /// is no such output or no such file.
+    /// The SARIF file the `sarif-file` output names, read from the workspace (and by both SARIF
+    /// readers, [`super::valid_sarif`]); `None` when there is no such output or no such file.
     pub(crate) sarif: Option<Vec<u8>>,
     /// How long the run took.
     pub(crate) took: Duration,

@@ -99,7 +99,8 @@ pub(crate) fn check_run(id: u64) -> String {
     v.to_string()
 }
 
-/// The SARIF an upload carried (its `sarif` field: gzip, then base64).
+/// The SARIF an upload carried (its `sarif` field: gzip, then base64), read by both SARIF
+/// readers ([`super::valid_sarif`]) before it is returned.
 pub(crate) fn decode_upload(req: &Request) -> Vec<u8> {
     let b64 = req.json()["sarif"]
         .as_str()
@@ -112,6 +113,7 @@ pub(crate) fn decode_upload(req: &Request) -> Vec<u8> {
     flate2::read::GzDecoder::new(&gz[..])
         .read_to_end(&mut sarif)
         .expect("gzip");
+    super::valid_sarif(&sarif);
     sarif
 }
 

@@ -91,10 +91,14 @@ pub(crate) fn outcome(out: std::process::Output) -> (i32, String, String) {
     )
 }
 
-/// The schema errors of a SARIF text against the official SARIF 2.1.0 schema (draft-04, with
-/// formats checked), then the error of a second reader, serde-sarif's typed model
-/// ([`sarif_model_error`]); empty when both accept it.
-pub(crate) fn sarif_schema_errors(text: &str) -> Vec<String> {
+/// The schema errors of a SARIF log (text or bytes) against the official SARIF 2.1.0 schema
+/// (draft-04, with formats checked), then the error of a second reader, serde-sarif's typed
+/// model ([`sarif_model_error`]); empty when both accept it.
+pub(crate) fn sarif_schema_errors(log: impl AsRef<[u8]>) -> Vec<String> {
+    let text = match std::str::from_utf8(log.as_ref()) {
+        Ok(text) => text,
+        Err(e) => return vec![format!("not UTF-8: {e}")],
+    };
     let mut errors = sarif_json_schema_errors(text);
     errors.extend(sarif_model_error(text));
     errors
@@ -130,11 +134,17 @@ fn sarif_json_schema_errors(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Asserts that a SARIF text is valid; returns it parsed.
-pub(crate) fn valid_sarif(text: &str) -> serde_json::Value {
-    let errors = sarif_schema_errors(text);
-    assert!(errors.is_empty(), "SARIF schema errors: {errors:#?}");
-    serde_json::from_str(text).unwrap()
+/// Asserts that a SARIF log (text or bytes) is valid: UTF-8, and read by both the 2.1.0 schema
+/// and serde-sarif's typed model ([`sarif_schema_errors`]); returns it parsed. Every SARIF the
+/// tests produce is read here, or through [`sarif_schema_errors`] where a harness gathers
+/// problems instead of failing at the first.
+pub(crate) fn valid_sarif(log: impl AsRef<[u8]>) -> serde_json::Value {
+    let errors = sarif_schema_errors(&log);
+    assert!(
+        errors.is_empty(),
+        "SARIF refused by the 2.1.0 schema or serde-sarif's typed model: {errors:#?}"
+    );
+    serde_json::from_slice(log.as_ref()).unwrap()
 }
 
 /// Gives the pack at `dir` (a copy of the page's decision-log or broken example) the name

@@ -72,7 +72,7 @@ fn sarif_shows_the_allowed_warning_as_dismissed_and_an_unused_entry_as_a_warning
         &[],
     );
     assert_eq!(code, 0);
-    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sarif = common::valid_sarif(&out);
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let allowed: Vec<&serde_json::Value> = results
         .iter()

@@ -314,8 +314,7 @@ fn shards_partition_the_packs_stably_each_under_its_category() {
                     file.ends_with(&format!("/hippo-packs-shard-{i}-of-3.sarif")),
                     "a file of the shard's own: {r}"
                 );
-                let log: serde_json::Value =
-                    serde_json::from_slice(r.sarif.as_deref().expect("the SARIF")).unwrap();
+                let log = common::valid_sarif(r.sarif.as_deref().expect("the SARIF"));
                 assert_eq!(
                     log["runs"][0]["automationDetails"]["id"],
                     format!("hippo-packs/shard-{i}-of-3/")

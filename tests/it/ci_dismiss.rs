@@ -105,7 +105,7 @@ impl Scanning {
 
     /// New alerts for the results of an uploaded SARIF.
     fn process(&self, sarif: &[u8]) {
-        let sarif: Value = serde_json::from_slice(sarif).unwrap();
+        let sarif = common::valid_sarif(sarif);
         let mut alerts = self.alerts.lock().unwrap();
         for r in sarif["runs"][0]["results"].as_array().unwrap() {
             let loc = &r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];

@@ -163,3 +163,56 @@ fn colour_follows_the_environment_and_the_flag() {
         "--color never"
     );
 }
+
+/// The SARIF of the CLI sessions (`tests/cmd/*.trycmd`): trycmd compares it as text, with `...`
+/// where it is long, so each session's `--format sarif` output and `--sarif` file is made again
+/// in a copy of the session's folder and read by both readers.
+#[test]
+fn the_sarif_of_the_cli_sessions_is_read_by_both_readers() {
+    let sessions = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd");
+    let mut read = Vec::new();
+    for entry in std::fs::read_dir(&sessions).unwrap() {
+        let session = entry.unwrap().path();
+        if session.extension() != Some("trycmd".as_ref()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&session).unwrap();
+        for line in text
+            .lines()
+            .filter_map(|l| l.strip_prefix("$ hippo-packs "))
+        {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let printed = args.windows(2).any(|w| w == ["--format", "sarif"]);
+            let file = args.windows(2).find(|w| w[0] == "--sarif").map(|w| w[1]);
+            if !printed && file.is_none() {
+                continue;
+            }
+            let tmp = tempfile::tempdir().unwrap();
+            if session.with_extension("in").is_dir() {
+                crate::common::copy_tree(&session.with_extension("in"), tmp.path());
+            }
+            let (_, out, _) = crate::common::run(tmp.path(), &args);
+            let written = file.and_then(|f| std::fs::read(tmp.path().join(f)).ok());
+            let logs = [printed.then(|| out.into_bytes()), written];
+            for log in logs.into_iter().flatten() {
+                let errors = crate::common::sarif_schema_errors(&log);
+                assert!(
+                    errors.is_empty(),
+                    "{}: {line}: {errors:#?}",
+                    session.display()
+                );
+                read.push(line.to_string());
+            }
+        }
+    }
+    // Control: the sessions known to print and to write one were found and read.
+    for known in [
+        "check pack --format sarif",
+        "check pack --sarif new/folder/out.sarif",
+    ] {
+        assert!(
+            read.iter().any(|l| l == known),
+            "{known} not read: {read:?}"
+        );
+    }
+}

@@ -95,6 +95,9 @@ fn every_format_of_test_shows_escaped_hidden_characters_as_code_points() {
         let (code, out, err) = common::run(d.path(), &all);
         assert_eq!(code, 1, "{args:?}: {out}{err}");
         clean(&format!("{args:?}"), &format!("{out}{err}"));
+        if args.ends_with(&["sarif"]) {
+            common::valid_sarif(&out);
+        }
     }
     let (code, out, err) = common::run(
         d.path(),
@@ -111,6 +114,7 @@ fn every_format_of_test_shows_escaped_hidden_characters_as_code_points() {
     for f in ["r.sarif", "r.xml"] {
         clean(f, &std::fs::read_to_string(d.path().join(f)).unwrap());
     }
+    common::valid_sarif(std::fs::read(d.path().join("r.sarif")).unwrap());
     let (_, out, err) = common::run(d.path(), &["test", "--print-prompts", "decision-log"]);
     clean("--print-prompts", &err);
     assert!(!out.contains("Settled"), "prompts stay off standard output");
@@ -206,10 +210,12 @@ fn every_format_of_check_shows_escaped_hidden_values_it_quotes_as_code_points() 
         );
         assert_eq!(code, 1, "{format}: {out}{err}");
         clean(format, &format!("{out}{err}"));
-        clean(
-            "--sarif",
-            &std::fs::read_to_string(d.path().join("c.sarif")).unwrap(),
-        );
+        let sarif = std::fs::read_to_string(d.path().join("c.sarif")).unwrap();
+        clean("--sarif", &sarif);
+        common::valid_sarif(&sarif);
+        if format == "sarif" {
+            common::valid_sarif(&out);
+        }
     }
     let (_, out, _) = common::run(d.path(), &["check", "decision-log"]);
     assert!(out.contains("no pass named decisionU+202E-log"), "{out}");

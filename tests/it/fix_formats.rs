@@ -121,7 +121,7 @@ fn sarif_results_carry_the_hint_and_the_fix() {
     let t = tempfile::tempdir().unwrap();
     pack(t.path());
     let (_, out) = run(t.path(), BIN, &["check", "pack", "--format", "sarif"], None);
-    let log: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let log = crate::common::valid_sarif(&out);
     let results = log["runs"][0]["results"].as_array().unwrap();
     let of = |rule: &str, uri_has: &str| {
         results

@@ -46,6 +46,7 @@ mod escaped_outputs;
 mod examples;
 mod fingerprint;
 mod fix_formats;
+mod format_parts;
 mod formats;
 mod fuzz_targets;
 mod hidden_text;

@@ -114,7 +114,7 @@ fn json_places(out: &str) -> Vec<Place> {
 
 /// SARIF's places, the column in UTF-16 code units.
 fn sarif_places(out: &str) -> Vec<Place> {
-    let doc: Value = serde_json::from_str(out).unwrap();
+    let doc = common::valid_sarif(out);
     let results = doc["runs"][0]["results"].as_array().unwrap();
     let mut places: Vec<Place> = results
         .iter()

@@ -42,6 +42,9 @@ fn prompts_go_to_standard_error_and_cannot_command_the_runner() {
         assert_eq!(code, 0, "{out}{err}");
         serde_json::from_str::<serde_json::Value>(&out)
             .unwrap_or_else(|e| panic!("{format}: standard output is one document: {e}\n{out}"));
+        if format == "sarif" {
+            common::valid_sarif(&out);
+        }
         assert!(
             err.starts_with("# decision-log/cache-store: pass decision-log, call 1, model\n"),
             "{err}"

@@ -357,7 +357,7 @@ fn control_the_schema_check_catches_a_broken_log() {
         .unwrap()
         .remove("message");
     assert!(
-        !sarif_schema_errors(&v.to_string()).is_empty(),
+        !sarif_schema_errors(v.to_string()).is_empty(),
         "a result without message is caught"
     );
     assert!(!sarif_schema_errors("{").is_empty());
@@ -374,13 +374,33 @@ fn control_a_log_the_typed_model_refuses_is_caught() {
     let bad = v.to_string();
     assert!(sarif_model_error(&bad).is_some(), "{bad}");
     assert!(!sarif_schema_errors(&bad).is_empty());
+    // A result's level SARIF does not name, and `runs` not a list: the typed model refuses them
+    // itself. (A rule's default level it reads as any JSON value: the schema catches that one.)
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["runs"][0]["results"][0]["level"] = "fatal".into();
+    let why = sarif_model_error(&v.to_string()).unwrap_or_default();
+    assert!(why.contains("unknown variant `fatal`"), "{why}");
+    assert!(sarif_model_error(&runs_not_a_list(&good)).is_some());
+}
+
+fn runs_not_a_list(log: &str) -> String {
+    let mut v: Value = serde_json::from_str(log).unwrap();
+    v["runs"] = serde_json::json!({});
+    v.to_string()
+}
+
+#[test]
+#[should_panic(expected = "serde-sarif: invalid type: map, expected a sequence")]
+fn control_valid_sarif_fails_on_a_log_the_typed_model_refuses() {
+    let good = sarif::render(&[synthetic("a", 1, 0)], "hippo-packs");
+    valid_sarif(runs_not_a_list(&good));
 }
 
 #[test]
 fn a_message_that_begins_with_a_character_names_it() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cmd/positions.in");
     let (_, out, _) = run(&dir, &["check", "pack", "--format", "sarif"]);
-    let log: Value = serde_json::from_str(&out).unwrap();
+    let log = valid_sarif(&out);
     let text = |rule: &str| {
         let r = results(&log).iter().find(|r| r["ruleId"] == rule).unwrap();
         r["message"]["text"].as_str().unwrap().to_string()
@@ -417,5 +437,5 @@ fn a_file_s_other_secrets_are_related_locations_of_its_first_result() {
     // Control: a related location the schema refuses (an id that is no integer) is caught.
     let mut v = log.clone();
     v["runs"][0]["results"][0]["relatedLocations"][0]["id"] = "one".into();
-    assert!(!sarif_schema_errors(&v.to_string()).is_empty());
+    assert!(!sarif_schema_errors(v.to_string()).is_empty());
 }

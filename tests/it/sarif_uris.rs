@@ -6,7 +6,6 @@
 use crate::common;
 
 use common::{copy_pack, run, valid_sarif};
-use serde_json::Value;
 use std::path::Path;
 
 /// Every result's (uri, uriBaseId, level).
@@ -123,5 +122,4 @@ fn results_come_errors_first() {
         s
     };
     assert_eq!(levels, sorted);
-    let _: Value = serde_json::from_str(&out).unwrap();
 }

@@ -11,6 +11,7 @@ mod turn;
 
 use crate::core::Span;
 use record::{Line, Payload, Record, Scalar, article};
+use std::sync::Arc;
 pub(crate) use turn::Role;
 use turn::TurnText;
 
@@ -55,7 +56,8 @@ impl Tool {
 /// One turn of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
-    pub(crate) session: String,
+    /// Its session's id, one allocation shared by the turns of a session that follow each other.
+    pub(crate) session: Arc<str>,
     /// 1-based, in file order within its session; 0 until [`number_turns`] runs.
     pub(crate) ordinal: usize,
     pub(crate) role: Role,
@@ -66,10 +68,18 @@ pub struct Turn {
     /// The turn as the model reads it: text blocks as they are, `[tool call NAME] <input>`,
     /// `[tool output] <text>`, one per line.
     pub(crate) text: String,
-    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md, validation rule 6).
-    pub(crate) own_text: String,
+    /// The same without tool output: what the user or the assistant wrote (docs/testing-packs.md,
+    /// validation rule 6); `None` when that is the whole text ([`Turn::own_text()`]).
+    pub(crate) own_text: Option<String>,
     /// 1-based line in its file.
     pub(crate) line: usize,
+}
+
+impl Turn {
+    /// What the user or the assistant wrote: the text without tool output.
+    pub(crate) fn own_text(&self) -> &str {
+        self.own_text.as_deref().unwrap_or(&self.text)
+    }
 }
 
 /// Which transcript rule a problem belongs to.
@@ -168,6 +178,7 @@ pub fn parse(path: &str, text: &str) -> Transcript {
             ..Transcript::default()
         },
         codex_session: None,
+        last_session: None,
         keys: Vec::new(),
     };
     let mut offset = 0;
@@ -210,7 +221,9 @@ struct At {
 struct Reader {
     t: Transcript,
     /// The Codex session the following rollout records belong to.
-    codex_session: Option<String>,
+    codex_session: Option<Arc<str>>,
+    /// The session of the last Claude Code record that named one.
+    last_session: Option<Arc<str>>,
     /// Room for the keys of a line's open objects (`record::read`), one list for every line.
     keys: Vec<(usize, usize)>,
 }
@@ -301,10 +314,10 @@ impl Reader {
     }
 
     /// A Codex `session_meta`: the session the following records belong to.
-    fn session_meta(&mut self, payload: Option<Payload<'_>>, at: At) {
-        match payload.as_ref().and_then(|p| p.id.as_str()) {
+    fn session_meta(&mut self, payload: Option<Box<Payload<'_>>>, at: At) {
+        match payload.as_deref().and_then(|p| p.id.as_str()) {
             Some(id) if !id.is_empty() => {
-                self.codex_session = Some(id.to_string());
+                self.codex_session = Some(Arc::from(id));
                 self.t.refer(id, Tool::Codex, at.line, at.span);
             }
             _ => self.problem(
@@ -316,12 +329,16 @@ impl Reader {
     }
 
     /// A Claude Code record: any record names its session; `user` and `assistant` are turns.
-    fn claude(&mut self, record: Record<'_>, at: At) -> Result<Option<(String, TurnText)>, String> {
+    fn claude(
+        &mut self,
+        record: Record<'_>,
+        at: At,
+    ) -> Result<Option<(Arc<str>, TurnText)>, String> {
         let kind = record.kind.as_str().unwrap_or("");
         let session = match &record.session {
             Scalar::Str(s) if !s.is_empty() => {
                 self.t.refer(s, Tool::ClaudeCode, at.line, at.span);
-                Some(s.to_string())
+                Some(self.session(s))
             }
             Scalar::Absent => None,
             _ => return Err("sessionId is not a non-empty string".to_string()),
@@ -333,6 +350,16 @@ impl Reader {
             return Err(format!("{} {kind} record has no sessionId", article(kind)));
         };
         turn::claude_turn(kind, record.content).map(|t| Some((session, t)))
+    }
+}
+
+impl Reader {
+    /// The id `id` as a turn keeps it: the last record's when it is the same.
+    fn session(&mut self, id: &str) -> Arc<str> {
+        match &self.last_session {
+            Some(last) if **last == *id => last.clone(),
+            _ => self.last_session.insert(Arc::from(id)).clone(),
+        }
     }
 }
 
@@ -349,7 +376,7 @@ fn json_error(e: &serde_json::Error) -> String {
 /// Numbers the turns of several files: ordinal 1 is a session's first turn, in file order
 /// (files in the order given).
 pub fn number_turns<'a>(transcripts: impl IntoIterator<Item = &'a Transcript>) -> Vec<Turn> {
-    let mut next: std::collections::HashMap<String, usize> = Default::default();
+    let mut next: std::collections::HashMap<Arc<str>, usize> = Default::default();
     let mut out = Vec::new();
     for t in transcripts {
         for turn in &t.turns {

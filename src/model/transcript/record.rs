@@ -11,7 +11,7 @@
 
 mod keys;
 
-use keys::{Keys, Reads};
+use keys::{Keys, Reads, Took};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -29,8 +29,9 @@ pub(super) struct Record<'a> {
     pub(crate) timestamp: Scalar<'a>,
     /// Claude Code's `message` (only its `content` is read).
     pub(crate) content: Option<Content<'a>>,
-    /// Codex's `payload`, when it is an object.
-    pub(crate) payload: Option<Payload<'a>>,
+    /// Codex's `payload`, when it is an object (boxed: a Claude Code record, which has none,
+    /// stays small as it is handed from reader to reader).
+    pub(crate) payload: Option<Box<Payload<'a>>>,
 }
 
 /// A Codex `payload` object.
@@ -193,26 +194,38 @@ impl<'de, T: Read<'de>> DeserializeSeed<'de> for With<'_, 'de, T> {
 }
 
 /// Reads an object's keys, handing each to `field` (which reads its value or skips it, and
-/// says how), and compares them (`Keys`).
+/// says how, with the bit of a name it knows), and compares them (`Keys`).
 fn fields<'de, A, F>(keys: &Keys<'de>, mut map: A, mut field: F) -> Result<(), A::Error>
 where
     A: MapAccess<'de>,
-    F: FnMut(&str, &mut A) -> Result<Reads, A::Error>,
+    F: FnMut(&str, &mut A) -> Result<Took, A::Error>,
 {
     let from = keys.object();
+    let mut seen = 0;
     while let Some(key) = map.next_key::<Key<'de>>()? {
         let borrowed = match key.0 {
             Cow::Borrowed(k) => Some(k),
             Cow::Owned(_) => None,
         };
-        let value = keys.key(from, borrowed);
-        let reads = field(&key.0, &mut map)?;
-        if let Some(at) = value {
-            keys.value(at, reads);
+        let placed = keys.key(borrowed);
+        let took = field(&key.0, &mut map)?;
+        if let Some(placed) = placed {
+            keys.field(from, placed, took, &mut seen);
         }
     }
     keys.close(from);
     Ok(())
+}
+
+/// Sets a field to the value read, and gives the bit of its name.
+fn set<T>(field: &mut T, value: T, bit: u32) -> u32 {
+    *field = value;
+    bit
+}
+
+/// A key the reader knows by name, its bit, read as `reads` says.
+fn known(bit: u32, reads: Reads) -> Took {
+    Took { known: bit, reads }
 }
 
 /// The value of the key just read, as a `T`.
@@ -245,15 +258,22 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Skips a value (no recursion limit; a lone surrogate in a string is accepted).
-fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Reads, A::Error> {
-    map.next_value::<IgnoredAny>().map(|_| Reads::Nothing)
+/// Skips the value of a key the reader does not know (no recursion limit; a lone surrogate in
+/// a string is accepted).
+fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Took, A::Error> {
+    map.next_value::<IgnoredAny>()
+        .map(|_| known(0, Reads::Nothing))
 }
 
-/// Reads a value as a [`Value`] (its keys are scanned: `Value` keeps a key's last value).
-fn json<'de, A: MapAccess<'de>>(map: &mut A, to: &mut Option<Value>) -> Result<Reads, A::Error> {
+/// Reads the value of the known key of bit `bit` as a [`Value`] (its keys are scanned: `Value`
+/// keeps a key's last value).
+fn json<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    bit: u32,
+    to: &mut Option<Value>,
+) -> Result<Took, A::Error> {
     *to = Some(map.next_value()?);
-    Ok(Reads::Nothing)
+    Ok(known(bit, Reads::Nothing))
 }
 
 /// An object whose values are all skipped, read for its keys.
@@ -282,15 +302,17 @@ impl<'de> Read<'de> for Line<'de> {
                 let keys = self.0;
                 let mut r = Record::default();
                 fields(keys, map, |key, map| {
-                    match key {
-                        "type" => r.kind = value(map, keys)?,
-                        "sessionId" => r.session = value(map, keys)?,
-                        "timestamp" => r.timestamp = value(map, keys)?,
-                        "message" => r.content = value::<Message, _>(map, keys)?.0,
-                        "payload" => r.payload = value::<MaybePayload, _>(map, keys)?.0,
+                    let bit = match key {
+                        "type" => set(&mut r.kind, value(map, keys)?, 1),
+                        "sessionId" => set(&mut r.session, value(map, keys)?, 2),
+                        "timestamp" => set(&mut r.timestamp, value(map, keys)?, 4),
+                        "message" => set(&mut r.content, value::<Message, _>(map, keys)?.0, 8),
+                        "payload" => {
+                            set(&mut r.payload, value::<MaybePayload, _>(map, keys)?.0, 16)
+                        }
                         _ => return skip(map),
-                    }
-                    Ok(Reads::Objects)
+                    };
+                    Ok(known(bit, Reads::Objects))
                 })?;
                 Ok(Line(Some(r)))
             }
@@ -339,7 +361,7 @@ impl<'de> Read<'de> for Message<'de> {
                 fields(keys, map, |key, map| match key {
                     "content" => {
                         content = Some(value(map, keys)?);
-                        Ok(Reads::ObjectsAndLists)
+                        Ok(known(1, Reads::ObjectsAndLists))
                     }
                     _ => skip(map),
                 })?;
@@ -399,15 +421,15 @@ impl<'de> Read<'de> for Block<'de> {
                 let keys = self.0;
                 let mut b = Block::default();
                 fields(keys, map, |key, map| {
-                    match key {
-                        "type" => b.kind = value(map, keys)?,
-                        "text" => b.text = value(map, keys)?,
-                        "name" => b.name = value(map, keys)?,
-                        "input" => return json(map, &mut b.input),
-                        "content" => return json(map, &mut b.content),
+                    let bit = match key {
+                        "type" => set(&mut b.kind, value(map, keys)?, 1),
+                        "text" => set(&mut b.text, value(map, keys)?, 2),
+                        "name" => set(&mut b.name, value(map, keys)?, 4),
+                        "input" => return json(map, 8, &mut b.input),
+                        "content" => return json(map, 16, &mut b.content),
                         _ => return skip(map),
-                    }
-                    Ok(Reads::Objects)
+                    };
+                    Ok(known(bit, Reads::Objects))
                 })?;
                 Ok(b)
             }
@@ -417,7 +439,7 @@ impl<'de> Read<'de> for Block<'de> {
 }
 
 /// Codex's `payload`: a [`Payload`] when it is an object.
-struct MaybePayload<'a>(Option<Payload<'a>>);
+struct MaybePayload<'a>(Option<Box<Payload<'a>>>);
 
 impl<'de> Read<'de> for MaybePayload<'de> {
     fn read<D: Deserializer<'de>>(d: D, keys: &Keys<'de>) -> Result<Self, D::Error> {
@@ -434,22 +456,22 @@ impl<'de> Read<'de> for MaybePayload<'de> {
                 let keys = self.0;
                 let mut p = Payload::default();
                 fields(keys, map, |key, map| {
-                    match key {
-                        "type" => p.kind = value(map, keys)?,
-                        "id" => p.id = value(map, keys)?,
-                        "role" => p.role = value(map, keys)?,
-                        "name" => p.name = value(map, keys)?,
+                    let bit = match key {
+                        "type" => set(&mut p.kind, value(map, keys)?, 1),
+                        "id" => set(&mut p.id, value(map, keys)?, 2),
+                        "role" => set(&mut p.role, value(map, keys)?, 4),
+                        "name" => set(&mut p.name, value(map, keys)?, 8),
                         "content" => {
                             p.content = Some(value(map, keys)?);
-                            return Ok(Reads::ObjectsAndLists);
+                            return Ok(known(16, Reads::ObjectsAndLists));
                         }
-                        "arguments" => return json(map, &mut p.arguments),
-                        "output" => return json(map, &mut p.output),
+                        "arguments" => return json(map, 32, &mut p.arguments),
+                        "output" => return json(map, 64, &mut p.output),
                         _ => return skip(map),
-                    }
-                    Ok(Reads::Objects)
+                    };
+                    Ok(known(bit, Reads::Objects))
                 })?;
-                Ok(MaybePayload(Some(p)))
+                Ok(MaybePayload(Some(Box::new(p))))
             }
         }
         d.deserialize_any(Any(P(keys)))

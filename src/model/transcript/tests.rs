@@ -22,7 +22,7 @@ fn claude_code_turns() {
     assert_eq!(t.turns[1].role, Role::Assistant);
     assert_eq!(t.turns[2].role, Role::Tool);
     assert_eq!(t.turns[2].text, "[tool output] a.db");
-    assert_eq!(t.turns[2].own_text, "", "tool output is not own text");
+    assert_eq!(t.turns[2].own_text(), "", "tool output is not own text");
     assert_eq!(t.timestamps.len(), 3);
     assert_eq!(t.sessions.len(), 1);
     let n = number_turns(&[t]);
@@ -53,7 +53,7 @@ fn codex_rollout_turns() {
         vec![Role::User, Role::Assistant, Role::Tool, Role::Assistant]
     );
     assert_eq!(t.turns[1].text, "[tool call shell] {\"cmd\":\"ls\"}");
-    assert!(t.turns.iter().all(|t| t.session == "cx-1"));
+    assert!(t.turns.iter().all(|t| &*t.session == "cx-1"));
 }
 
 #[test]
@@ -146,10 +146,10 @@ fn turns_of_every_shape() {
             let ts = u.timestamp.as_deref();
             (
                 u.line,
-                u.session.as_str(),
+                &*u.session,
                 u.role,
                 u.text.as_str(),
-                u.own_text.as_str(),
+                u.own_text(),
                 ts,
             )
         })

@@ -25,8 +25,8 @@ impl Role {
     }
 }
 
-/// A turn's role, its text and its own text (without tool output).
-pub(super) type TurnText = (Role, String, String);
+/// A turn's role, its text and its own text (without tool output; `None`: the whole text).
+pub(super) type TurnText = (Role, String, Option<String>);
 
 /// The content block types of Anthropic's Messages API that a Claude Code record can hold, as
 /// the published API types list them: the `type` of each block of `ContentBlock` (a reply's)
@@ -78,8 +78,7 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
             ));
         }
         Some(Content::Text(s)) => {
-            let s = s.into_owned();
-            return Ok((base, s.clone(), s));
+            return Ok((base, s.into_owned(), None));
         }
         Some(Content::Blocks(blocks)) => blocks,
         Some(Content::Other(type_name)) => {
@@ -119,16 +118,14 @@ pub(super) fn claude_turn(kind: &str, content: Option<Content<'_>>) -> Result<Tu
         base
     };
     let text = join(parts.iter().map(|(s, _)| s.as_ref()));
-    let own = if results == 0 {
-        text.clone()
-    } else {
+    let own = (results > 0).then(|| {
         join(
             parts
                 .iter()
                 .filter(|(_, output)| !output)
                 .map(|(s, _)| s.as_ref()),
         )
-    };
+    });
     Ok((role, text, own))
 }
 
@@ -168,8 +165,8 @@ fn tool_output(block: &Block<'_>) -> Result<String, String> {
 
 /// A Codex `response_item` payload: `message` (user or assistant), `function_call` and
 /// `function_call_output` are turns; other items and roles are kept but are not.
-pub(super) fn codex_turn(payload: Option<Payload<'_>>) -> Result<Option<TurnText>, String> {
-    let Some(p) = payload else {
+pub(super) fn codex_turn(payload: Option<Box<Payload<'_>>>) -> Result<Option<TurnText>, String> {
+    let Some(p) = payload.map(|p| *p) else {
         return Err("response_item has no payload object".to_string());
     };
     match p.kind.as_str().unwrap_or("") {
@@ -182,7 +179,7 @@ pub(super) fn codex_turn(payload: Option<Payload<'_>>) -> Result<Option<TurnText
                 None => "null".to_string(),
             };
             let s = format!("[tool call {name}] {args}");
-            Ok(Some((Role::Assistant, s.clone(), s)))
+            Ok(Some((Role::Assistant, s, None)))
         }
         "function_call_output" => {
             let out = match p.output {
@@ -197,7 +194,7 @@ pub(super) fn codex_turn(payload: Option<Payload<'_>>) -> Result<Option<TurnText
             Ok(Some((
                 Role::Tool,
                 format!("[tool output] {out}"),
-                String::new(),
+                Some(String::new()),
             )))
         }
         "" => Err("response_item payload has no type".to_string()),
@@ -217,8 +214,7 @@ fn codex_message(p: Payload<'_>) -> Result<Option<TurnText>, String> {
     let blocks = match p.content {
         Some(Content::Blocks(b)) => b,
         Some(Content::Text(s)) => {
-            let s = s.into_owned();
-            return Ok(Some((role, s.clone(), s)));
+            return Ok(Some((role, s.into_owned(), None)));
         }
         _ => return Err("a message item has no content list".to_string()),
     };
@@ -233,8 +229,7 @@ fn codex_message(p: Payload<'_>) -> Result<Option<TurnText>, String> {
             None => return Err(NO_TYPE.to_string()),
         }
     }
-    let s = parts.join("\n");
-    Ok(Some((role, s.clone(), s)))
+    Ok(Some((role, parts.join("\n"), None)))
 }
 
 #[cfg(test)]

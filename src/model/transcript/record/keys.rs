@@ -1,5 +1,8 @@
 //! A key given twice in a transcript line, found while the line is read. Each object the
-//! record's reader reads compares its keys as serde_json hands them over; a value it skips or
+//! record's reader reads compares its keys as serde_json hands them over: a name the reader
+//! knows (`type`, `message` …) by one bit of the object, any other key with the object's other
+//! keys (only a key borrowed from the line is compared, so no other key can equal a known
+//! name); a value it skips or
 //! reads as a [`serde_json::Value`] (which keeps a key's last value without a word) is scanned
 //! from where it starts if it is an object or a list (`model::json::duplicate_key_in_value`).
 //! The answer is [`json::duplicate_key`]'s of the whole line, found in the same order (the
@@ -20,6 +23,21 @@ pub(super) enum Reads {
     Objects,
     /// An object key by key, and a list element by element (content blocks).
     ObjectsAndLists,
+}
+
+/// How a field's reader took a key: the bit of a name it knows (0: a key it does not know, or
+/// one it skips), and how it read the value.
+#[derive(Clone, Copy)]
+pub(super) struct Took {
+    pub(super) known: u32,
+    pub(super) reads: Reads,
+}
+
+/// A key's place in the line: its bytes (quotes excluded) and where its value starts.
+pub(super) struct Placed {
+    start: usize,
+    end: usize,
+    at: usize,
 }
 
 /// What the look has found so far.
@@ -62,10 +80,10 @@ impl<'l> Keys<'l> {
         self.state.borrow_mut().open.truncate(from);
     }
 
-    /// A key of the object whose keys start at `from`, as serde_json read it (`None`: a key
-    /// with an escape, not borrowed from the line): compared with the object's keys before it.
-    /// Where its value starts, while the look goes on.
-    pub(super) fn key(&self, from: usize, key: Option<&'l str>) -> Option<usize> {
+    /// A key as serde_json read it (`None`: a key with an escape, not borrowed from the line),
+    /// placed in the line, while the look goes on; [`Keys::field`] compares it once its value
+    /// is read.
+    pub(super) fn key(&self, key: Option<&'l str>) -> Option<Placed> {
         let mut s = self.state.borrow_mut();
         if !matches!(s.found, Found::Looking) {
             return None;
@@ -83,15 +101,6 @@ impl<'l> Keys<'l> {
             s.found = Found::Whole;
             return None;
         }
-        let given = s.open.get(from..).unwrap_or_default();
-        if given
-            .iter()
-            .any(|&(a, b)| b.wrapping_sub(a) == k.len() && line.get(a..b) == Some(k))
-        {
-            s.found = Found::Twice(key.to_string());
-            return None;
-        }
-        s.open.push((start, end));
         // After the closing quote, white space and the colon (in a line serde_json reads, a
         // value always follows).
         let mut at = end + 1;
@@ -105,12 +114,42 @@ impl<'l> Keys<'l> {
             s.found = Found::Whole;
             return None;
         }
-        Some(at)
+        Some(Placed { start, end, at })
+    }
+
+    /// The key `placed` of the object whose keys start at `from`, its value read as `took`
+    /// says, compared with the object's keys before it: a name the reader knows by its bit in
+    /// `seen`, any other key with the other keys of the object. A key given twice comes before
+    /// anything its value holds, so it is the answer whatever the value's reading found; a key
+    /// given once has its value scanned where the reader compared no keys.
+    pub(super) fn field(&self, from: usize, placed: Placed, took: Took, seen: &mut u32) {
+        let line = self.line.as_bytes();
+        let Placed { start, end, at } = placed;
+        let twice = if took.known != 0 {
+            let twice = *seen & took.known != 0;
+            *seen |= took.known;
+            twice
+        } else {
+            let k = line.get(start..end).unwrap_or_default();
+            let mut s = self.state.borrow_mut();
+            let given = s.open.get(from..).unwrap_or_default();
+            let twice = given
+                .iter()
+                .any(|&(a, b)| b.wrapping_sub(a) == k.len() && line.get(a..b) == Some(k));
+            s.open.push((start, end));
+            twice
+        };
+        if twice {
+            let key = self.line.get(start..end).unwrap_or_default();
+            self.state.borrow_mut().found = Found::Twice(key.to_string());
+            return;
+        }
+        self.value(at, took.reads);
     }
 
     /// The value that starts at `at` was read as `reads` says: scanned if it is an object or a
     /// list whose keys the reader did not compare.
-    pub(super) fn value(&self, at: usize, reads: Reads) {
+    fn value(&self, at: usize, reads: Reads) {
         let scan = match self.line.as_bytes().get(at) {
             Some(b'{') => reads == Reads::Nothing,
             Some(b'[') => reads != Reads::ObjectsAndLists,
@@ -169,7 +208,7 @@ mod tests {
 
     /// Records with `V` where a value can be: every field each reader reads, skips or reads
     /// as JSON, and keys given twice around it.
-    const RECORDS: [&str; 16] = [
+    const RECORDS: [&str; 17] = [
         r#"{"type": "user", "x": V, "sessionId": "s"}"#,
         r#"{"type": V, "sessionId": "s"}"#,
         r#"{"type": "user", "message": V}"#,
@@ -186,6 +225,7 @@ mod tests {
         r#"{"type": "user", "message": {"content": [[V], {"text": V}]}, "type": 1}"#,
         r#"{"timestamp": V, "sessionId": V, "timestamp": V}"#,
         r#"{"type" : "user" ,"x":V,"y" :V}"#,
+        r#"{"type": "user", "message": V, "message": {"content": [{"text": V}]}}"#,
     ];
 
     #[test]
