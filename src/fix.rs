@@ -1,6 +1,6 @@
 //! `check --fix` and `check --diff`: the fixes that cannot change what a pack means
 //! (docs/fixes.md), planned from a pack's findings and bytes, made in memory until none is left,
-//! and written back through `core::safe_write::rewrite` (never through a link).
+//! and written back through `system::safe_write::rewrite` (never through a link).
 //!
 //! Nothing under `tests/` is fixed (a fixture's bytes are its meaning), nor a file that is not
 //! UTF-8 or was not read whole, nor any edit that touches a secret a redaction finding places.
@@ -304,7 +304,7 @@ pub(crate) fn write(p: &mut PackFixes) {
     let dir = Path::new(&p.dir);
     for f in &mut p.files {
         let rel = Path::new(&f.path);
-        f.refused = if let Some(link) = crate::core::safe_write::link_on_path(rel, dir) {
+        f.refused = if let Some(link) = crate::system::safe_write::link_on_path(rel, dir) {
             Some(format!(
                 "{} is a symbolic link; a link is never written through",
                 link.display()
@@ -313,7 +313,7 @@ pub(crate) fn write(p: &mut PackFixes) {
             let full = dir.join(rel);
             match std::fs::read(&full) {
                 Ok(now) if now != f.before => Some("it changed since it was read".to_string()),
-                Ok(_) => crate::core::safe_write::rewrite(&full, &f.after)
+                Ok(_) => crate::system::safe_write::rewrite(&full, &f.after)
                     .err()
                     .map(|e| e.to_string()),
                 Err(e) => Some(e.to_string()),

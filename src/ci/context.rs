@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use super::output::say;
+use super::log::say;
 use super::settings::Settings;
 use crate::github::client::{self, Failure, Http};
 use crate::github::command::{Level, Log};

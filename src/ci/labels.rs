@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::base;
 use super::context::RunContext;
+use super::files;
 use super::gate::Gate;
-use super::output;
 use super::sarif_path;
 use super::step_outputs;
 use crate::outcome::{Mode, PackReport};
@@ -81,7 +81,7 @@ impl Review {
 /// The packs at `dirs` checked and tested (with their prompts kept when `keep_prompts`), as
 /// packs of a run over several.
 fn tested(dirs: Vec<String>, keep_prompts: bool) -> anyhow::Result<Vec<PackReport>> {
-    crate::fixture::test_all(&crate::fixture::TestOptions {
+    crate::case_runner::test_all(&crate::case_runner::TestOptions {
         dirs,
         keep_prompts,
         one_of_several: true,
@@ -171,5 +171,5 @@ pub(crate) fn write_json(
     JsonRenderer.render(&run, &mut json)?;
     let file = sarif_path::json_file(&s.sarif_file);
     let owner = step_outputs::owner_of(&file, cx);
-    output::write_file(Path::new(&file), &json, owner)
+    files::write_file(Path::new(&file), &json, owner)
 }

@@ -14,10 +14,11 @@ mod commit;
 mod context;
 mod discover;
 mod dismiss;
+mod files;
 mod gate;
 mod history;
 mod labels;
-mod output;
+mod log;
 mod packs;
 mod registry;
 mod root;
@@ -45,7 +46,7 @@ use crate::github::env::GithubEnv;
 use crate::github::event::WorkflowEvent;
 use crate::outcome::PackReport;
 use crate::report::summary;
-use output::append;
+use files::append;
 
 /// Whether the job passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,16 +129,16 @@ fn run_with(cx: &mut RunContext<'_>) -> anyhow::Result<Verdict> {
     };
 
     // 4. The SARIF file and the JSON report; 5. the report, grouped per pack.
-    let sarif = output::sarif(&reports, &s.category, &unused)?;
+    let sarif = files::sarif(&reports, &s.category, &unused)?;
     let owner = step_outputs::owner_of(&s.sarif_file, cx);
-    output::write_file(Path::new(&s.sarif_file), sarif.as_bytes(), owner)?;
+    files::write_file(Path::new(&s.sarif_file), sarif.as_bytes(), owner)?;
     labels::write_json(&reports, &unused, cx)?;
     log_reports(&reports, &unused, cx)?;
 
     // 6. The verdict of the gated packs, and the upload.
     let failing = failing(&reports, &gate, s.fail_on);
     let mut up = upload::upload(sarif.as_bytes(), cx)?;
-    if let Some(msg) = output::over_stored(&reports, &unused) {
+    if let Some(msg) = log::over_stored(&reports, &unused) {
         cx.annotate(Level::Notice, "results", &msg)?;
         up.notes.push(format!("results: {msg}"));
     }
@@ -187,7 +188,7 @@ fn report_back(
         cx.line(&format!(
             "hippo-packs: failing: {} ({})",
             r.dir,
-            output::status(r)
+            log::status(r)
         ))?;
     }
     Ok(())
@@ -398,9 +399,9 @@ fn log_reports(
             (".", Some(name)) => name.as_str(),
             (dir, _) => dir,
         };
-        let group = cx.log.group(&format!("{title}: {}", output::status(r)));
+        let group = cx.log.group(&format!("{title}: {}", log::status(r)));
         cx.say(&group)?;
-        cx.say(&output::pack_text(r, s.test))?;
+        cx.say(&log::pack_text(r, s.test))?;
         let end = cx.log.endgroup();
         cx.say(&end)?;
     }

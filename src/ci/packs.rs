@@ -78,7 +78,7 @@ pub(crate) fn run_packs(
     several: bool,
 ) -> anyhow::Result<Vec<PackReport>> {
     if s.test {
-        crate::fixture::test_all(&crate::fixture::TestOptions {
+        crate::case_runner::test_all(&crate::case_runner::TestOptions {
             dirs: dirs.to_vec(),
             one_of_several: several,
             ..Default::default()

@@ -230,7 +230,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
         Ok(c) => c,
         Err(line) => return usage(&line),
     };
-    let options = crate::fixture::TestOptions {
+    let options = crate::case_runner::TestOptions {
         // Moved, not copied: a registry passes thousands of folders.
         dirs: std::mem::take(&mut a.dirs),
         case: a.case.clone(),
@@ -247,7 +247,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
     {
         return stream_test(&a, &options, config);
     }
-    let mut reports = crate::fixture::test_all(&options)?;
+    let mut reports = crate::case_runner::test_all(&options)?;
     if let Some(c) = config.as_mut() {
         reports.iter_mut().for_each(|r| c.apply(r));
     }
@@ -282,7 +282,7 @@ fn test(mut a: TestArgs) -> anyhow::Result<i32> {
 /// pack.
 fn stream_test(
     a: &TestArgs,
-    options: &crate::fixture::TestOptions,
+    options: &crate::case_runner::TestOptions,
     mut config: Option<crate::allow::Config>,
 ) -> anyhow::Result<i32> {
     use std::io::{Seek, Write};
@@ -292,7 +292,7 @@ fn stream_test(
     };
     let (mut failed, mut without_cases, mut result) = (false, Vec::new(), Ok(()));
     let (text, mut out) = (a.output.format.renderer(a.output.verbose), Sink::stdout());
-    crate::fixture::test_each(options, |mut r| {
+    crate::case_runner::test_each(options, |mut r| {
         if let Some(c) = config.as_mut() {
             c.apply(&mut r);
         }
@@ -450,6 +450,6 @@ fn emit(
 fn write_file(path: &Path, renderer: &dyn Render, run: &Rendering<'_>) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     renderer.render(run, &mut bytes)?;
-    crate::core::safe_write::write_atomic(path, &bytes)
+    crate::system::safe_write::write_atomic(path, &bytes)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

@@ -48,7 +48,7 @@ pub fn run() -> i32 {
     };
     release_freed_memory();
     // Before any thread starts, so that every thread inherits the blocked signals.
-    if let Err(e) = crate::core::interrupt::install() {
+    if let Err(e) = crate::system::interrupt::install() {
         eprintln!("hippo-packs: internal error: cannot wait for signals: {e}");
         return EXIT_INTERNAL;
     }

@@ -35,7 +35,7 @@ fn check(o: &Output<'_>) -> Result<(), String> {
         // folder itself, nor a folder of its path inside the working folder (docs/security.md,
         // "Writes").
         let cwd = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
-        if let Some(link) = crate::core::safe_write::link_on_path(o.path, &cwd) {
+        if let Some(link) = crate::system::safe_write::link_on_path(o.path, &cwd) {
             return Err(format!(
                 "passes through the symbolic link {}; a link is never written through",
                 crate::core::escape::line(&link.display().to_string())

@@ -5,9 +5,10 @@
 
 use std::path::Path;
 
-use crate::core::{escape, safe_write};
+use crate::core::escape;
 use crate::outcome::PackReport;
 use crate::report::prompts::case_files;
+use crate::system::safe_write;
 
 /// Writes every prompt of the reports' cases under `dir`, case by case; the first folder or file
 /// that cannot be written ends it with an error naming it.

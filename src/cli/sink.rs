@@ -1,5 +1,5 @@
 //! Where a report goes: standard output through a buffer, or with `--output-file FILE` a file,
-//! written once the report is whole (through `core::safe_write`, never through a link), so a run
+//! written once the report is whole (through `system::safe_write`, never through a link), so a run
 //! that fails leaves the file as it was.
 
 use std::io::{BufWriter, Write};
@@ -46,7 +46,7 @@ impl Sink {
     pub(crate) fn finish(self) -> anyhow::Result<()> {
         match self {
             Sink::Stdout(mut out) => Ok(out.flush()?),
-            Sink::File { path, bytes } => crate::core::safe_write::write_atomic(&path, &bytes)
+            Sink::File { path, bytes } => crate::system::safe_write::write_atomic(&path, &bytes)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display())),
         }
     }

@@ -2,9 +2,8 @@
 //!
 //! [`Diagnostic`] (with [`Span`], [`Region`], [`Severity`]), [`Rule`], the [`LineIndex`] that turns
 //! byte offsets into lines and columns, GitHub's line [`fingerprint`]s, the Unicode sets and
-//! [`charname`]s, and the output hygiene of [`escape`], the report writer of [`safe_write`] that never
-//! follows a link, the open [`folder`] that `test`'s temporary files are reached through, how the
-//! reports name a folder ([`paths`]), and what an [`interrupt`] undoes before the run exits.
+//! [`charname`]s, the output hygiene of [`escape`], and how the reports name a folder
+//! ([`paths`]).
 
 pub(crate) mod baseline;
 pub(crate) mod charname;
@@ -12,14 +11,11 @@ mod diagnostic;
 pub mod escape;
 pub mod fingerprint;
 pub(crate) mod fold;
-pub(crate) mod folder;
-pub(crate) mod interrupt;
 mod line_index;
 pub(crate) mod paths;
 #[cfg(test)]
 pub(crate) mod reviewed;
 mod rule;
-pub(crate) mod safe_write;
 mod severity;
 pub(crate) mod suggest;
 mod unicode;

@@ -4,7 +4,7 @@
 //! [`run`] takes the pass (its prompt and persona as text), the window's sessions with their
 //! turns, the notes, and two [`responder::Model`]s (the pass's model and the reviewer), and returns
 //! what happened: the counts a case's `[expect]` names, the prompts sent, and a log. It knows
-//! nothing of fixture tests; `crate::fixture` builds its inputs from a case.
+//! nothing of fixture tests; `crate::case_runner` builds its inputs from a case.
 
 mod compose;
 mod event;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::core::folder::Folder;
+use crate::system::folder::Folder;
 
 /// Where the notes live. The engine reads a note only when it needs its type or its text, so a
 /// note the filters leave out is never read whole.

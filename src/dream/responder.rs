@@ -90,10 +90,10 @@ impl Model for Command {
             cmd.process_group(0);
         }
         // Held until this call is done: an interrupt kills the command's process group.
-        let (mut child, _held) = crate::core::interrupt::hold(|| {
+        let (mut child, _held) = crate::system::interrupt::hold(|| {
             let child = cmd.spawn()?;
             let group = i32::try_from(child.id()).unwrap_or(0);
-            Ok::<_, std::io::Error>((child, crate::core::interrupt::Undo::Kill(group)))
+            Ok::<_, std::io::Error>((child, crate::system::interrupt::Undo::Kill(group)))
         })
         .map_err(|e| format!("cannot run {}: {e}", self.program))?;
         let (mut stdin, mut stdout, mut stderr) =

@@ -76,7 +76,7 @@ fn pack(out: &mut Lines<'_>, r: &PackReport, mode: Mode, verbose: bool) -> io::R
         return out.status(&ok_line(r));
     }
     if let Some(name) = &r.no_case {
-        // Said once for the whole run (fixture::one_no_case): no pack prefix.
+        // Said once for the whole run (case_runner::one_no_case): no pack prefix.
         out.line(&format!("error no case named {name}"))?;
     }
     for c in &r.cases {

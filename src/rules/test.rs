@@ -1,5 +1,5 @@
 //! The fixture runner's rule: a case whose result differs from its `[expect]`. `test` reports it
-//! (`src/fixture/`); it is declared here so that the catalogue holds every rule.
+//! (`src/case_runner/`); it is declared here so that the catalogue holds every rule.
 
 use super::declare::declare_rules;
 
@@ -12,5 +12,5 @@ declare_rules! {
     ///
     /// How to fix: Fix the pack so the pass behaves as the case expects, or fix the expectation if
     /// the case was wrong.
-    pub static TEST_EXPECTATION = "test-expectation", Error, VeryHigh, rank = 640, reported_in = "src/fixture/expect.rs";
+    pub static TEST_EXPECTATION = "test-expectation", Error, VeryHigh, rank = 640, reported_in = "src/case_runner/expect.rs";
 }

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::paths::lexical;
+use crate::core::paths::lexical;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename. A symbolic
 /// link (or any other entry) at `path` is replaced, never followed, and a reader never sees a

@@ -1,38 +1,11 @@
-//! What `ci` writes: the report grouped per pack, files beside the run.
+//! The files `ci` writes beside the run: the SARIF file's text, each file written without
+//! following a link and given the workspace's owner, and the job summary appended to.
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::outcome::{Mode, PackReport};
-use crate::report;
 use crate::report::rendering::{Render, Rendering};
-use crate::report::sarif::{MAX_RESULTS, STORED_RESULTS, SarifRenderer};
-use crate::report::text::TextRenderer;
-
-/// Writes a text to the run's log.
-pub(crate) fn say(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
-    out.write_all(text.as_bytes())?;
-    Ok(())
-}
-
-/// One pack's block of the text report: the check lines, then the case lines.
-pub(crate) fn pack_text(r: &PackReport, tested: bool) -> String {
-    let text = TextRenderer { verbose: false };
-    let mut bytes = Vec::new();
-    // Writing to memory does not fail.
-    let _ = text.render(
-        &Rendering::new(std::slice::from_ref(r), Mode::Check),
-        &mut bytes,
-    );
-    if tested && r.errors() == 0 {
-        let cases = PackReport {
-            diagnostics: Vec::new(),
-            ..r.clone()
-        };
-        let _ = text.render(&Rendering::new(&[cases], Mode::Test), &mut bytes);
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
+use crate::report::sarif::{MAX_RESULTS, SarifRenderer};
 
 /// The SARIF file of the run (`unused`: the allowances no finding used).
 pub(crate) fn sarif(
@@ -50,27 +23,8 @@ pub(crate) fn sarif(
     Ok(String::from_utf8(bytes)?)
 }
 
-pub(crate) fn status(r: &PackReport) -> String {
-    let mut parts = Vec::new();
-    let n = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    if r.errors() > 0 {
-        parts.push(n(r.errors(), "error", "errors"));
-    }
-    if r.warnings() > 0 {
-        parts.push(n(r.warnings(), "warning", "warnings"));
-    }
-    if r.failed_cases() > 0 {
-        parts.push(n(r.failed_cases(), "failed case", "failed cases"));
-    }
-    if parts.is_empty() {
-        "ok".to_string()
-    } else {
-        parts.join(", ")
-    }
-}
-
 /// Writes a report file, creating its folder; a link at the destination is replaced, never
-/// followed (`core::safe_write::write_atomic`). The file and every folder this creates get the owner
+/// followed (`system::safe_write::write_atomic`). The file and every folder this creates get the owner
 /// and group of `owner_of` (the workspace): `ci` runs as the container's root, and a
 /// self-hosted runner's next checkout must be able to remove what it left.
 pub(crate) fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> anyhow::Result<()> {
@@ -87,7 +41,7 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8], owner_of: Option<&Path>) -> 
         std::fs::create_dir_all(parent)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
-    crate::core::safe_write::write_atomic(path, bytes)
+    crate::system::safe_write::write_atomic(path, bytes)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     created.push(path.to_path_buf());
     match owner_of {
@@ -118,6 +72,7 @@ fn give_owner(paths: &[std::path::PathBuf], owner_of: &Path) -> anyhow::Result<(
     Ok(())
 }
 
+/// Appends `text` to the file at `path` (the job summary), creating it.
 pub(crate) fn append(path: &Path, text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     std::fs::OpenOptions::new()
@@ -126,19 +81,4 @@ pub(crate) fn append(path: &Path, text: &str) -> anyhow::Result<()> {
         .open(path)
         .and_then(|mut f| f.write_all(text.as_bytes()))
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
-}
-
-/// Above what code scanning stores of a run (the SARIF results of `reports` and `extra`), the
-/// notice: how many, what is kept, what to do.
-pub(crate) fn over_stored(
-    reports: &[PackReport],
-    extra: &[crate::core::Diagnostic],
-) -> Option<String> {
-    let results = report::sarif::result_count(reports, extra);
-    if results <= STORED_RESULTS {
-        return None;
-    }
-    Some(format!(
-        "{results} results: code scanning stores the top {STORED_RESULTS} of a run by severity (the SARIF file holds up to {MAX_RESULTS}, errors first), so alerts past that are missing there; split the registry into jobs with the `shard` input, or allow accepted warnings in .hippo-packs.toml. The job summary counts every finding."
-    ))
 }
